@@ -1,0 +1,50 @@
+-- Names each paper's method goes by, normalised to the identifier form commit tokens use.
+-- Sources: the acronym before a title's colon, and the name an abstract says it proposes.
+-- Aliases that are common code words (seed common_tokens) or shared by several papers are
+-- dropped, so 'gpg' in a signing step never links to the GPG paper.
+with papers as (
+    select * from {{ ref('stg_arxiv__papers') }}
+),
+
+candidates as (
+    select
+        arxiv_id,
+        regexp_extract(title, '^([A-Z][A-Za-z0-9.+-]*(?: [A-Z][A-Za-z0-9.+-]*)?):', 1) as alias,
+        'title_acronym' as alias_source
+    from papers
+    union all
+    select
+        arxiv_id,
+        regexp_extract(abstract, 'We (?:propose|introduce) ([A-Z][A-Za-z0-9.+-]*(?: [A-Z][A-Za-z0-9.+-]*)?),', 1) as alias,
+        'defined_name' as alias_source
+    from papers
+),
+
+normalised as (
+    select distinct
+        arxiv_id,
+        alias,
+        alias_source,
+        {{ method_token('alias') }} as alias_token
+    from candidates
+    where alias <> ''
+        -- an alias must look like a name: at least two capitals (GSPO, Dr. GRPO, REINFORCE++)
+        and length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2
+),
+
+shared as (
+    select alias_token
+    from normalised
+    group by alias_token
+    having count(distinct arxiv_id) > 1
+)
+
+select
+    n.arxiv_id,
+    n.alias,
+    n.alias_source,
+    n.alias_token
+from normalised as n
+where length(n.alias_token) >= 3
+    and n.alias_token not in (select token from {{ ref('common_tokens') }})
+    and n.alias_token not in (select alias_token from shared)

@@ -1,0 +1,48 @@
+-- One row per (paper, framework): the first default-branch commit that brought the method in.
+with links as (
+    select * from {{ ref('int_commits__paper_links') }}
+),
+
+papers as (
+    select * from {{ ref('dim_papers') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (
+            partition by arxiv_id, framework_id
+            order by committed_at, confidence desc, sha, path
+        ) as link_rank
+    from links
+),
+
+summary as (
+    select
+        arxiv_id,
+        framework_id,
+        count(distinct sha) as evidence_commits,
+        max(confidence) as best_confidence,
+        string_agg(distinct evidence, ';' order by evidence) as evidence_kinds
+    from links
+    group by arxiv_id, framework_id
+)
+
+select
+    r.arxiv_id || ':' || r.framework_id as adoption_id,
+    r.arxiv_id,
+    r.framework_id,
+    r.sha as first_commit_sha,
+    r.path as first_commit_path,
+    r.committed_at as first_committed_at,
+    cast(r.committed_at as date) as adopted_on,
+    {{ dbt.datediff('p.first_version_date', 'cast(r.committed_at as date)', 'day') }} as days_from_paper,
+    r.evidence as first_evidence,
+    s.evidence_kinds,
+    s.evidence_commits,
+    s.best_confidence as confidence,
+    r.is_before_first_version
+from ranked as r
+inner join papers as p on r.arxiv_id = p.arxiv_id
+inner join summary as s on r.arxiv_id = s.arxiv_id and r.framework_id = s.framework_id
+where r.link_rank = 1

@@ -1,0 +1,28 @@
+with source as (
+    select * from {{ source('raw_arxiv', 'papers') }}
+),
+
+ranked as (
+    select
+        *,
+        row_number() over (partition by arxiv_id order by updated_at desc, _dlt_load_id desc) as row_rank
+    from source
+)
+
+select
+    arxiv_id,
+    cast(latest_version as integer) as latest_version,
+    title,
+    abstract,
+    authors as authors_json,
+    primary_category,
+    categories as categories_json,
+    cast(published_at as timestamp) as published_at,
+    cast(updated_at as timestamp) as updated_at,
+    cast(published_at as date) as first_version_date,
+    comment,
+    journal_ref,
+    doi,
+    code_urls as code_urls_json
+from ranked
+where row_rank = 1

@@ -1,0 +1,7 @@
+select distinct on (arxiv_id, method_name)
+    arxiv_id,
+    method_name,
+    matched_text,
+    cast(occurrences as integer) as occurrences
+from {{ source('raw_reports', 'report_mentions') }}
+order by arxiv_id, method_name, _dlt_load_id desc

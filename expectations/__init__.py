@@ -1,0 +1,1 @@
+"""Great Expectations suites as code, one per table family, and the runner Dagster checks call."""

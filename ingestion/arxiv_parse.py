@@ -1,0 +1,199 @@
+"""Parsing of arXiv API Atom pages into `raw_arxiv.papers` rows (see ingestion/README.md).
+
+A page that is not UTF-8 or not XML raises `ArxivFeedError` (nothing is silently dropped); a single
+malformed entry raises `MalformedEntry`, which the source turns into a `papers_quarantine` row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+NS = {
+    "atom": "http://www.w3.org/2005/Atom",
+    "arxiv": "http://arxiv.org/schemas/atom",
+    "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
+}
+ERROR_ID_PREFIX = "http://arxiv.org/api/errors"
+RAW_XML_LIMIT = 4000
+
+# New style 2503.14476v2 (4 or 5 digits after the dot), old style math/0501001v1 or math.GT/0309136v1.
+_ID_RE = re.compile(
+    r"^(?:https?://(?:export\.)?arxiv\.org/abs/)?"
+    r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Za-z\-]{2,})?/\d{7})"
+    r"(?:v(?P<version>\d+))?$"
+)
+_WS_RE = re.compile(r"\s+")
+# Code links: GitHub, Hugging Face and GitLab (incl. self-hosted gitlab.* hosts), scheme optional.
+_CODE_URL_RE = re.compile(
+    r"(?:https?://)?(?:www\.)?(?:github\.com|huggingface\.co|gitlab\.com|gitlab\.[a-z0-9\-]+(?:\.[a-z]{2,})+)"
+    r"/[^\s,;()\[\]{}<>\"'`]+",
+    re.IGNORECASE,
+)
+
+
+class ArxivFeedError(RuntimeError):
+    """A whole page could not be read (bad encoding, bad XML, or an API error feed)."""
+
+
+class MalformedEntry(ValueError):
+    """One entry could not be turned into a row; `key` names it as well as we can."""
+
+    def __init__(self, reason: str, key: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.key = key
+
+
+@dataclass(frozen=True)
+class FeedPage:
+    total_results: int
+    start_index: int
+    items_per_page: int
+    entries: tuple[ET.Element, ...]
+
+
+def split_arxiv_id(raw: str) -> tuple[str, int]:
+    """'http://arxiv.org/abs/2503.14476v2' -> ('2503.14476', 2); 'math.GT/0309136v1' -> ('math/0309136', 1)."""
+    m = _ID_RE.match(raw.strip())
+    if not m:
+        raise MalformedEntry(f"unrecognised arXiv id {raw.strip()!r}", raw.strip() or "<empty id>")
+    if m.group("version") is None:
+        raise MalformedEntry(f"arXiv id without version {raw.strip()!r}", raw.strip())
+    arxiv_id = m.group("id")
+    if "/" in arxiv_id:  # canonical old-style ids drop the subject class: math.GT/... -> math/...
+        archive, number = arxiv_id.split("/")
+        arxiv_id = f"{archive.split('.')[0]}/{number}"
+    return arxiv_id, int(m.group("version"))
+
+
+def normalise_ws(text: str | None) -> str | None:
+    if text is None:
+        return None
+    text = _WS_RE.sub(" ", text).strip()
+    return text or None
+
+
+def find_code_urls(*texts: str | None) -> list[str]:
+    """Repository/model links in the given texts, in order, de-duplicated, with a https:// scheme."""
+    urls: list[str] = []
+    for text in texts:
+        for m in _CODE_URL_RE.finditer(text or ""):
+            url = m.group(0).rstrip(".:!?")
+            if not url.lower().startswith("http"):
+                url = "https://" + url
+            if url not in urls:
+                urls.append(url)
+    return urls
+
+
+def parse_timestamp(value: str | None, field: str, key: str) -> datetime:
+    if not value or not value.strip():
+        raise MalformedEntry(f"missing {field}", key)
+    try:
+        ts = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise MalformedEntry(f"unparseable {field} {value.strip()!r}", key) from None
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=timezone.utc)
+    return ts.astimezone(timezone.utc)
+
+
+def parse_feed(content: bytes, *, context: str = "") -> FeedPage:
+    """Decode and parse one Atom page. Raises ArxivFeedError with `context` (e.g. the query) on failure."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ArxivFeedError(f"arXiv page is not UTF-8 ({exc.reason} at byte {exc.start}) {context}") from exc
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise ArxivFeedError(f"arXiv page is not well-formed XML ({exc}) {context}") from exc
+    if root.tag != f"{{{NS['atom']}}}feed":
+        raise ArxivFeedError(f"arXiv page root is {root.tag!r}, expected an Atom feed {context}")
+    entries = tuple(root.findall("atom:entry", NS))
+    for entry in entries:  # the API reports bad queries as a feed with one error entry
+        entry_id = (entry.findtext("atom:id", "", NS) or "").strip()
+        if entry_id.startswith(ERROR_ID_PREFIX):
+            summary = normalise_ws(entry.findtext("atom:summary", "", NS))
+            raise ArxivFeedError(f"arXiv API error: {summary} {context}")
+
+    def _int(tag: str, default: int) -> int:
+        value = root.findtext(tag, None, NS)
+        try:
+            return int(value.strip()) if value and value.strip() else default
+        except ValueError:
+            raise ArxivFeedError(f"arXiv page has non-integer {tag}={value!r} {context}") from None
+
+    return FeedPage(
+        total_results=_int("opensearch:totalResults", 0),
+        start_index=_int("opensearch:startIndex", 0),
+        items_per_page=_int("opensearch:itemsPerPage", len(entries)),
+        entries=entries,
+    )
+
+
+def entry_key(entry: ET.Element) -> str:
+    """The best identifier for an entry, even a broken one (used in quarantine rows)."""
+    entry_id = normalise_ws(entry.findtext("atom:id", None, NS))
+    if entry_id:
+        return entry_id
+    title = normalise_ws(entry.findtext("atom:title", None, NS))
+    return f"<no id> {title or ''}".strip()
+
+
+def raw_xml(entry: ET.Element) -> str:
+    return ET.tostring(entry, encoding="unicode")[:RAW_XML_LIMIT]
+
+
+def parse_entry(entry: ET.Element, fetched_at: datetime) -> dict:
+    """One Atom entry -> one `papers` row. Raises MalformedEntry."""
+    key = entry_key(entry)
+    raw_id = entry.findtext("atom:id", None, NS)
+    if not raw_id or not raw_id.strip():
+        raise MalformedEntry("entry without id", key)
+    arxiv_id, version = split_arxiv_id(raw_id)
+    published = parse_timestamp(entry.findtext("atom:published", None, NS), "published", key)
+    updated = parse_timestamp(entry.findtext("atom:updated", None, NS), "updated", key)
+    title = normalise_ws(entry.findtext("atom:title", None, NS))
+    if not title:
+        raise MalformedEntry("entry without title", key)
+    abstract = normalise_ws(entry.findtext("atom:summary", None, NS))
+    authors = []
+    for author in entry.findall("atom:author", NS):
+        name = normalise_ws(author.findtext("atom:name", None, NS))
+        affiliations = [normalise_ws(a.text) for a in author.findall("arxiv:affiliation", NS)]
+        affiliations = [a for a in affiliations if a]
+        if name:
+            authors.append({"name": name, "affiliation": "; ".join(affiliations) or None})
+    categories = [c.get("term") for c in entry.findall("atom:category", NS) if c.get("term")]
+    primary = entry.find("arxiv:primary_category", NS)
+    primary_category = primary.get("term") if primary is not None else None
+    if not primary_category and categories:
+        primary_category = categories[0]
+    comment = normalise_ws(entry.findtext("arxiv:comment", None, NS))
+    journal_ref = normalise_ws(entry.findtext("arxiv:journal_ref", None, NS))
+    doi = normalise_ws(entry.findtext("arxiv:doi", None, NS))
+    return {
+        "arxiv_id": arxiv_id,
+        "latest_version": version,
+        "title": title,
+        "abstract": abstract,
+        "authors": json.dumps(authors, ensure_ascii=False),
+        "primary_category": primary_category,
+        "categories": json.dumps(categories),
+        "published_at": published,
+        "updated_at": updated,
+        "comment": comment,
+        "journal_ref": journal_ref,
+        "doi": doi,
+        "code_urls": json.dumps(find_code_urls(abstract, comment)),
+        "fetched_at": fetched_at,
+    }
+
+
+def quarantine_row(entry: ET.Element, reason: str, fetched_at: datetime) -> dict:
+    return {"entry_key": entry_key(entry), "reason": reason, "raw_xml": raw_xml(entry), "fetched_at": fetched_at}

@@ -1,0 +1,78 @@
+"""Paths, source mode, study window and the framework registry, all from the environment."""
+
+from __future__ import annotations
+
+import csv
+import os
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FRAMEWORKS_SEED = REPO_ROOT / "dbt_project" / "seeds" / "frameworks.csv"
+MODES = ("sample", "live")
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("RLTRACK_DATA_DIR", REPO_ROOT / "data")).resolve()
+
+
+def warehouse_path() -> Path:
+    """The DuckDB file refreshes write to (analysts read the published copy, see `warehouse.py`)."""
+    return Path(os.environ.get("RLTRACK_WAREHOUSE", data_dir() / "warehouse.duckdb")).resolve()
+
+
+def source_mode() -> str:
+    mode = os.environ.get("RLTRACK_MODE", "sample").strip().lower()
+    if mode not in MODES:
+        raise ValueError(f"RLTRACK_MODE must be one of {MODES}, got {mode!r}")
+    return mode
+
+
+def study_window() -> tuple[date, date]:
+    start = os.environ.get("RLTRACK_WINDOW_START", "2025-01-01")
+    end = os.environ.get("RLTRACK_WINDOW_END", "2026-06-30")
+    return date.fromisoformat(start), date.fromisoformat(end)
+
+
+@dataclass(frozen=True)
+class Framework:
+    framework_id: str
+    display_name: str
+    repo: str  # current GitHub owner/name
+    former_repos: tuple[str, ...]
+    default_branch: str
+    maintainer_orgs: tuple[str, ...]
+    maintainer_domains: tuple[str, ...]
+    docs_paths: tuple[str, ...]
+    in_sample: bool
+
+    @property
+    def all_repos(self) -> tuple[str, ...]:
+        return (self.repo, *self.former_repos)
+
+
+def _split(value: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in value.split(";") if v.strip())
+
+
+def frameworks(sample_only: bool | None = None) -> list[Framework]:
+    """The registry (one CSV line per framework). `sample_only` defaults to the sample mode."""
+    if sample_only is None:
+        sample_only = source_mode() == "sample"
+    with FRAMEWORKS_SEED.open(newline="", encoding="utf-8") as fh:
+        rows = [
+            Framework(
+                framework_id=r["framework_id"],
+                display_name=r["display_name"],
+                repo=r["repo"],
+                former_repos=_split(r["former_repos"]),
+                default_branch=r["default_branch"] or "main",
+                maintainer_orgs=_split(r["maintainer_orgs"]),
+                maintainer_domains=_split(r["maintainer_domains"]),
+                docs_paths=_split(r["docs_paths"]),
+                in_sample=r["in_sample"].strip().lower() == "true",
+            )
+            for r in csv.DictReader(fh)
+        ]
+    return [f for f in rows if f.in_sample] if sample_only else rows

@@ -1,0 +1,339 @@
+"""Fast commit mining: one `git log --raw --numstat -p -U0` pass, parsed as a byte stream.
+
+What is mined: the first-parent history of the default branch, with each merge commit diffed
+against its first parent. That is exactly the sequence of states the default branch went through,
+so a method's first commit is the moment it *landed* there (a squash merge, a direct push, or the
+merge of a pull request branch; the branch's own commits, which may predate the merge by weeks
+or have added and removed lines that never reached the branch, are not mined). Repositories that
+squash-merge (trl, verl, ...) have the same history either way.
+
+Per commit we keep metadata, per-file change type and line counts (from `--raw`/`--numstat`), and
+the mentions (arXiv ids and identifier tokens) found in the message and in *added* lines only.
+Deleted and context lines are never scanned (`-U0` asks git for no context at all) and no diff
+text is kept. Bad input is survived and counted in `MiningStats`: binary files, diffs larger
+than `max_scan_bytes` per file (the rest is not scanned), non-UTF-8 messages or lines (decoded
+with replacement), submodule pointer changes (not scanned), merge commits.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ingestion.mentions import find_arxiv_ids, find_tokens
+
+MAX_SCAN_BYTES_PER_FILE = 1_000_000
+_FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
+_CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
+                 "T": "type_changed", "U": "unmerged", "X": "unknown"}
+_SUBMODULE_MODE = "160000"
+
+
+@dataclass
+class FileChange:
+    path: str
+    old_path: str | None
+    change_type: str
+    added_lines: int | None = None  # None for binary files
+    deleted_lines: int | None = None
+    is_binary: bool = False
+    is_submodule: bool = False
+    scan_truncated: bool = False
+
+
+@dataclass
+class Mention:
+    path: str  # '' for the message
+    kind: str  # arxiv_id | token
+    value: str
+    location: str  # message | added_line
+
+
+@dataclass
+class MinedCommit:
+    sha: str
+    parents: list[str]
+    author_name: str
+    author_email: str
+    authored_at: datetime
+    committed_at: datetime
+    message: str
+    files: list[FileChange] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)
+
+    @property
+    def is_merge(self) -> bool:
+        return len(self.parents) > 1
+
+    @property
+    def author_domain(self) -> str:
+        return self.author_email.rpartition("@")[2].strip().lower() if "@" in self.author_email else ""
+
+
+@dataclass
+class MiningStats:
+    commits: int = 0
+    merge_commits: int = 0
+    files: int = 0
+    binary_files: int = 0
+    submodule_changes: int = 0
+    truncated_files: int = 0
+    bytes_not_scanned: int = 0
+    non_utf8_messages: int = 0
+    non_utf8_lines: int = 0
+    mentions: int = 0
+    empty_repos: int = 0
+    missing_branches: int = 0
+    history_rewrites: int = 0
+
+    def add(self, other: MiningStats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def mentions_in(text: str, path: str, location: str) -> list[Mention]:
+    """Mentions in one piece of text (a message or the added lines of one file)."""
+    out = [Mention(path, "arxiv_id", aid, location) for aid in find_arxiv_ids(text)]
+    out.extend(Mention(path, "token", tok, location) for tok in sorted(find_tokens(text)))
+    return out
+
+
+def _decode(raw: bytes, stats: MiningStats, counter: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        setattr(stats, counter, getattr(stats, counter) + 1)
+        return raw.decode("utf-8", errors="replace")
+
+
+def _parse_time(value: str) -> datetime:
+    return datetime.fromisoformat(value).astimezone(timezone.utc)
+
+
+def _unquote_path(raw: bytes) -> str:
+    """Paths git had to C-quote (tab, newline, quote, backslash): `"a\\tb"` -> `a<TAB>b`."""
+    if not raw.startswith(b'"'):
+        return raw.decode("utf-8", errors="replace")
+    body = raw[1:-1]
+    out = bytearray()
+    i = 0
+    escapes = {ord("t"): 9, ord("n"): 10, ord('"'): 34, ord("\\"): 92, ord("a"): 7, ord("b"): 8,
+               ord("f"): 12, ord("r"): 13, ord("v"): 11}
+    while i < len(body):
+        c = body[i]
+        if c == 92 and i + 1 < len(body):
+            nxt = body[i + 1]
+            if 48 <= nxt <= 55:  # octal byte
+                out.append(int(body[i + 1:i + 4], 8))
+                i += 4
+                continue
+            out.append(escapes.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return out.decode("utf-8", errors="replace")
+
+
+def git_log_command(repo: Path, rev_range: str) -> list[str]:
+    return [
+        "git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
+        "-c", "diff.renames=true", "log", "--no-color", "--no-ext-diff", "--no-textconv",
+        "--first-parent", "--diff-merges=first-parent", "--raw", "--numstat", "-p", "-U0", f"--format={_FORMAT}", rev_range, "--",
+    ]
+
+
+class _CommitParser:
+    """Turns the byte lines of one `git log` run into `MinedCommit`s."""
+
+    def __init__(self, stats: MiningStats, max_scan_bytes: int) -> None:
+        self.stats = stats
+        self.max_scan_bytes = max_scan_bytes
+
+    def parse(self, lines: Iterator[bytes]) -> Iterator[MinedCommit]:
+        stats = self.stats
+        commit: MinedCommit | None = None
+        header: list[bytes] | None = None
+        numstat_i = 0
+        patch_i = -1
+        current: FileChange | None = None
+        added: list[bytes] = []
+        scanned = 0
+        in_patch = False
+        in_hunk = False
+
+        def flush_file() -> None:
+            nonlocal added, scanned
+            if current is not None and added and commit is not None:
+                raw = b"\n".join(added)
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    stats.non_utf8_lines += 1
+                    text = raw.decode("utf-8", errors="replace")
+                commit.mentions.extend(mentions_in(text, current.path, "added_line"))
+            added = []
+            scanned = 0
+
+        for line in lines:
+            if header is not None:  # inside the format header (message may span lines)
+                header.append(line)
+                if b"\x1d" in line:
+                    commit = self._commit_from_header(b"".join(header))
+                    header = None
+                continue
+            first = line[:1]
+            if first == b"\x1e":
+                flush_file()
+                if commit is not None:
+                    yield self._finish(commit)
+                commit, current, in_patch, in_hunk = None, None, False, False
+                numstat_i, patch_i = 0, -1
+                header = [line[1:]]
+                if b"\x1d" in line:
+                    commit = self._commit_from_header(b"".join(header))
+                    header = None
+                continue
+            if commit is None:
+                continue
+            if in_hunk:
+                if first == b"+":
+                    if current is not None and not current.is_submodule:
+                        if scanned < self.max_scan_bytes:
+                            added.append(line[1:])
+                            scanned += len(line)
+                        else:
+                            if not current.scan_truncated:
+                                current.scan_truncated = True
+                                stats.truncated_files += 1
+                            stats.bytes_not_scanned += len(line)
+                    continue
+                if first in (b"-", b" ", b"\\", b"@"):
+                    continue
+                in_hunk = False  # anything else ends the hunk (next file header)
+            if line.startswith(b"diff --git "):
+                flush_file()
+                in_patch = True
+                patch_i += 1
+                current = commit.files[patch_i] if patch_i < len(commit.files) else None
+                continue
+            if in_patch:
+                if first == b"@" and line.startswith(b"@@"):
+                    in_hunk = True
+                elif current is None and line.startswith(b"+++ b/"):
+                    current = FileChange(_unquote_path(line[6:].rstrip(b"\n\t")), None, "modified")
+                continue
+            if first == b":":
+                commit.files.append(self._raw_entry(line))
+            elif line.strip() and numstat_i < len(commit.files):
+                self._numstat_entry(line, commit.files[numstat_i])
+                numstat_i += 1
+        flush_file()
+        if commit is not None:
+            yield self._finish(commit)
+
+    def _commit_from_header(self, raw: bytes) -> MinedCommit:
+        body, _, _ = raw.partition(b"\x1d")
+        fields = body.split(b"\x1f", 6)
+        while len(fields) < 7:
+            fields.append(b"")
+        sha, parents, name, email, authored, committed, message = fields
+        return MinedCommit(
+            sha=sha.decode("ascii").strip(),
+            parents=parents.decode("ascii").split(),
+            author_name=name.decode("utf-8", errors="replace"),
+            author_email=email.decode("utf-8", errors="replace"),
+            authored_at=_parse_time(authored.decode("ascii")),
+            committed_at=_parse_time(committed.decode("ascii")),
+            message=_decode(message, self.stats, "non_utf8_messages").strip("\n"),
+        )
+
+    def _raw_entry(self, line: bytes) -> FileChange:
+        # :100644 100644 abc123 def456 R086\told\tnew
+        meta, _, paths = line.rstrip(b"\n").partition(b"\t")
+        parts = meta.split()
+        old_mode, new_mode = parts[0][1:].decode(), parts[1].decode()
+        status = parts[4].decode()[:1] if len(parts) > 4 else "X"
+        names = paths.split(b"\t")
+        old_path = _unquote_path(names[0]) if len(names) > 1 else None
+        fc = FileChange(path=_unquote_path(names[-1]), old_path=old_path,
+                        change_type=_CHANGE_TYPES.get(status, "unknown"))
+        fc.is_submodule = _SUBMODULE_MODE in (old_mode, new_mode)
+        return fc
+
+    def _numstat_entry(self, line: bytes, fc: FileChange) -> None:
+        added, deleted, _ = line.split(b"\t", 2)
+        if added == b"-":
+            fc.is_binary = True
+            fc.added_lines = fc.deleted_lines = None
+        else:
+            fc.added_lines, fc.deleted_lines = int(added), int(deleted)
+
+    def _finish(self, commit: MinedCommit) -> MinedCommit:
+        stats = self.stats
+        if commit.message:
+            commit.mentions[:0] = mentions_in(commit.message, "", "message")
+        stats.commits += 1
+        stats.merge_commits += commit.is_merge
+        stats.files += len(commit.files)
+        stats.binary_files += sum(f.is_binary for f in commit.files)
+        stats.submodule_changes += sum(f.is_submodule for f in commit.files)
+        stats.mentions += len(commit.mentions)
+        return commit
+
+
+def mine_commits(
+    repo: Path,
+    rev_range: str,
+    stats: MiningStats | None = None,
+    *,
+    max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
+    on_commit: Callable[[MinedCommit], None] | None = None,
+) -> Iterator[MinedCommit]:
+    """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first."""
+    stats = stats if stats is not None else MiningStats()
+    proc = subprocess.Popen(git_log_command(repo, rev_range), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, bufsize=1 << 20)
+    assert proc.stdout is not None
+    try:
+        for commit in _CommitParser(stats, max_scan_bytes).parse(iter(proc.stdout)):
+            if on_commit is not None:
+                on_commit(commit)
+            yield commit
+    finally:
+        proc.stdout.close()
+        err = proc.stderr.read() if proc.stderr else b""
+        code = proc.wait()
+    if code != 0:
+        raise RuntimeError(f"git log failed in {repo} ({code}): {err.decode(errors='replace')[:500]}")
+
+
+# --- small git helpers -----------------------------------------------------------------------
+def git(repo: Path, *args: str, check: bool = True) -> str:
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+    if check and proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed in {repo}: {proc.stderr.decode(errors='replace')[:500]}")
+    return proc.stdout.decode("utf-8", errors="replace").strip() if proc.returncode == 0 else ""
+
+
+def resolve_ref(repo: Path, ref: str) -> str | None:
+    """The commit sha `ref` points at, or None (missing branch, empty repository)."""
+    out = git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    return out or None
+
+
+def is_ancestor(repo: Path, older: str, newer: str) -> bool:
+    proc = subprocess.run(["git", "-C", str(repo), "merge-base", "--is-ancestor", older, newer],
+                          capture_output=True, check=False)
+    return proc.returncode == 0
+
+
+def count_commits(repo: Path, rev_range: str) -> int:
+    out = git(repo, "rev-list", "--first-parent", "--count", rev_range, check=False)
+    return int(out) if out.isdigit() else 0

@@ -1,0 +1,536 @@
+"""GitHub issues, pull requests and comments of every registered framework, as a dlt source.
+
+Live mode calls the GitHub REST API; sample mode runs the same client against a loopback fake
+(`sample/fake_github.py`) that serves the sample world in GitHub's JSON shapes.
+
+- `/repos/{o}/{r}/issues?state=all&sort=updated&direction=asc&since=...` returns issues and pull
+  requests (items with a `pull_request` key); `merged_at` comes from that key, or from
+  `/pulls/{n}` when an older API shape leaves it out.
+- `/repos/{o}/{r}/issues/comments?sort=updated&direction=asc&since=...` returns every reply.
+- Paging follows `Link: <...>; rel="next"`. Each resource keeps one `updated_at` cursor per repo in
+  its dlt state, advanced page by page, so a run stopped by a rate limit keeps what it loaded and
+  the next run resumes from there (`since` is inclusive; merges drop the overlap).
+- Rate limits: a primary limit (403/429 with `X-RateLimit-Remaining: 0`) is waited out when it
+  resets within `max_rate_wait_s`, otherwise the run stops cleanly (`GitHubRateLimited`);
+  `Retry-After` is honoured, secondary limits back off exponentially, 5xx are retried.
+- The token comes only from the `GITHUB_TOKEN` environment variable, is sent as a header and is
+  never logged, stored in state, or written to a table.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Any
+
+import dlt
+import requests
+
+from ingestion import config
+from ingestion.http import PoliteClient, SourceUnavailable
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BASE_URL = "https://api.github.com"
+PER_PAGE = 100
+BOT_LOGINS_SEED = config.REPO_ROOT / "dbt_project" / "seeds" / "bot_logins.csv"
+QUARANTINE_TABLE = "github_quarantine"
+_NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
+_ISSUE_NUMBER = re.compile(r"/issues/(\d+)$")
+
+
+class GitHubRateLimited(SourceUnavailable):
+    """GitHub's limit resets later than we are willing to wait; the next run resumes from state."""
+
+
+class GitHubError(RuntimeError):
+    """A non-retryable HTTP error (status only: no headers, no token)."""
+
+
+class MalformedItem(ValueError):
+    """An API object lacking a field the raw contract needs; it goes to the quarantine table."""
+
+
+# --- retry policy -------------------------------------------------------------------------------
+class GitHubRetryPolicy:
+    """`PoliteClient.should_retry` hook: seconds to wait before retrying a response, or None."""
+
+    def __init__(self, max_wait_s: float, clock: Callable[[], float] = time.time,
+                 secondary_backoff_s: float = 60.0) -> None:
+        self.max_wait_s = max_wait_s
+        self.clock = clock
+        self.secondary_backoff_s = secondary_backoff_s
+        self._secondary_streak = 0
+
+    def _bounded(self, wait: float, why: str) -> float:
+        if wait > self.max_wait_s:
+            resume = datetime.fromtimestamp(self.clock() + wait, timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+            raise GitHubRateLimited(
+                f"GitHub {why}: it lifts in {wait:.0f}s (about {resume}), more than the "
+                f"{self.max_wait_s:.0f}s we wait; stopping now, the next run resumes from saved cursors")
+        return wait
+
+    def __call__(self, resp: requests.Response) -> float | None:
+        if resp.status_code < 400:
+            self._secondary_streak = 0
+            return None
+        if resp.status_code not in (403, 429):
+            return None  # 5xx: PoliteClient's own backoff; 4xx: not retryable
+        if resp.headers.get("X-RateLimit-Remaining") == "0" and resp.headers.get("X-RateLimit-Reset"):
+            reset = float(resp.headers["X-RateLimit-Reset"])
+            return self._bounded(max(0.0, reset - self.clock()) + 1.0, "primary rate limit")
+        retry_after = PoliteClient.retry_after(resp)
+        if retry_after is not None:
+            return self._bounded(retry_after, "Retry-After")
+        if "secondary rate limit" in resp.text.lower():
+            wait = self.secondary_backoff_s * 2**self._secondary_streak
+            self._secondary_streak += 1
+            return self._bounded(wait, "secondary rate limit")
+        return None
+
+
+# --- client -------------------------------------------------------------------------------------
+class GitHubClient:
+    """Pages through GitHub REST endpoints politely. One instance per run; shared by resources."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        max_rate_wait_s: float = 900.0,
+        min_interval_s: float = 0.5,
+        max_retries: int = 5,
+        backoff_s: float = 2.0,
+        per_page: int = PER_PAGE,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.per_page = per_page
+        self.base_url = (base_url or os.environ.get("RLTRACK_GITHUB_API") or DEFAULT_BASE_URL).rstrip("/")
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
+        token = os.environ.get("GITHUB_TOKEN", "").strip()
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.authenticated = bool(token)
+        self.policy = GitHubRetryPolicy(max_rate_wait_s, clock)
+        self.http = PoliteClient(min_interval_s=min_interval_s, max_retries=max_retries,
+                                 backoff_s=backoff_s, headers=headers, sleep=sleep,
+                                 should_retry=self.policy)
+        self.sleep, self.clock = sleep, clock
+        self.stop_reason: str | None = None  # set when a run stopped early (rate limit, outage)
+        self._exhausted_until: float | None = None
+        self._shared_pages: dict[str, list] = {}  # url -> [items, next_url, reads_left]
+        self._lock = threading.Lock()
+        self._repo_identity: dict[str, str | None] = {}
+
+    # paths are relative to base_url; absolute URLs (Link headers) are used as given
+    def _url(self, path_or_url: str) -> str:
+        return path_or_url if "://" in path_or_url else f"{self.base_url}{path_or_url}"
+
+    def _respect_exhausted_budget(self) -> None:
+        """Never send a call we know will be refused: wait for the reset, or stop."""
+        if self._exhausted_until is None:
+            return
+        wait = self._exhausted_until - self.clock()
+        self._exhausted_until = None
+        if wait > 0:
+            self.sleep(self.policy._bounded(wait + 1.0, "primary rate limit (budget used up)"))
+
+    def get(self, path_or_url: str, params: dict[str, Any] | None = None) -> requests.Response:
+        if self.stop_reason:
+            raise GitHubRateLimited(self.stop_reason)
+        self._respect_exhausted_budget()
+        resp = self.http.get(self._url(path_or_url), params=params)
+        if resp.headers.get("X-RateLimit-Remaining") == "0" and resp.headers.get("X-RateLimit-Reset"):
+            self._exhausted_until = float(resp.headers["X-RateLimit-Reset"])
+        return resp
+
+    def get_json(self, path_or_url: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
+        resp = self.get(path_or_url, params)
+        if resp.status_code >= 400:
+            raise GitHubError(f"GET {resp.url.split('?')[0]} -> HTTP {resp.status_code}")
+        match = _NEXT_LINK.search(resp.headers.get("Link", ""))
+        return resp.json(), (match.group(1) if match else None)
+
+    def paginate(self, path: str, params: dict[str, Any], shared_by: int = 1) -> Iterator[list]:
+        """Yield each page's JSON list, following rel="next". With `shared_by` > 1 a page is fetched
+        once and served from memory to that many readers (issues and pull requests share pages)."""
+        url: str | None = path
+        query: dict[str, Any] | None = params
+        while url:
+            key = self._url(url) + "?" + json.dumps(query, sort_keys=True, default=str)
+            with self._lock:
+                cached = self._shared_pages.get(key)
+                if cached is not None:
+                    cached[2] -= 1
+                    if cached[2] <= 0:
+                        del self._shared_pages[key]
+            if cached is not None:
+                items, next_url = cached[0], cached[1]
+            else:
+                items, next_url = self.get_json(url, query)
+                if not isinstance(items, list):
+                    raise GitHubError(f"GET {url.split('?')[0]}: expected a JSON list")
+                if shared_by > 1:
+                    with self._lock:
+                        self._shared_pages[key] = [items, next_url, shared_by - 1]
+            yield items
+            url, query = next_url, None  # the next link carries the whole query
+
+    def resolve_repo(self, full_name: str) -> str | None:
+        """The repository's current full name (GitHub redirects renamed repos), None if gone."""
+        if full_name not in self._repo_identity:
+            resp = self.get(f"/repos/{full_name}")
+            if resp.status_code == 404:
+                self._repo_identity[full_name] = None
+            elif resp.status_code >= 400:
+                raise GitHubError(f"GET /repos/{full_name} -> HTTP {resp.status_code}")
+            else:
+                self._repo_identity[full_name] = resp.json().get("full_name") or full_name
+        return self._repo_identity[full_name]
+
+    def stop(self, exc: Exception) -> None:
+        self.stop_reason = self.stop_reason or str(exc)
+
+
+def repos_to_fetch(client: GitHubClient, fw: config.Framework) -> list[str]:
+    """The current repo plus former names that are distinct repositories. A former name that
+    redirects to the current repo is a rename: its threads are already under the current name."""
+    repos = [fw.repo]
+    for former in fw.former_repos:
+        identity = client.resolve_repo(former)
+        if identity is None:
+            log.info("%s: former repo %s not found, skipped", fw.framework_id, former)
+        elif identity.lower() in {r.lower() for r in repos} or identity.lower() == fw.repo.lower():
+            log.info("%s: former repo %s redirects to %s (renamed), skipped", fw.framework_id, former, identity)
+        else:
+            log.warning("%s: former repo %s is a separate repository (%s); fetched under the same "
+                        "framework_id", fw.framework_id, former, identity)
+            repos.append(former)
+    return repos
+
+
+# --- parsing ------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def bot_logins() -> frozenset[str]:
+    if not BOT_LOGINS_SEED.exists():
+        return frozenset()
+    with BOT_LOGINS_SEED.open(newline="", encoding="utf-8") as fh:
+        return frozenset(r["login"].strip().lower() for r in csv.DictReader(fh) if r.get("login"))
+
+
+def is_bot(login: str | None, user_type: str | None = None) -> bool:
+    if not login:
+        return False
+    name = login.strip().lower()
+    return name.endswith("[bot]") or user_type == "Bot" or name.removesuffix("[bot]") in bot_logins()
+
+
+def parse_ts(value: Any, field: str, required: bool = True) -> datetime | None:
+    if value is None or value == "":
+        if required:
+            raise MalformedItem(f"missing {field}")
+        return None
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(timezone.utc)
+    except ValueError:
+        raise MalformedItem(f"unparseable {field}: {str(value)[:40]!r}") from None
+
+
+def _int(item: dict, field: str) -> int:
+    value = item.get(field)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedItem(f"missing or non-integer {field}")
+    return value
+
+
+def _author(item: dict) -> tuple[str | None, bool]:
+    user = item.get("user")
+    if user is None:  # deleted accounts can come back as null
+        return None, False
+    if not isinstance(user, dict):
+        raise MalformedItem("user is not an object")
+    login = user.get("login")
+    return login, is_bot(login, user.get("type"))
+
+
+def is_pull_request(item: Any) -> bool:
+    return isinstance(item, dict) and item.get("pull_request") is not None
+
+
+def thread_row(framework_id: str, repo: str, item: Any) -> dict:
+    """An issue-endpoint object -> a raw_github.issues / pull_requests row (raises MalformedItem)."""
+    if not isinstance(item, dict):
+        raise MalformedItem("not a JSON object")
+    author, bot = _author(item)
+    labels = item.get("labels") or []
+    row = {
+        "framework_id": framework_id,
+        "repo": repo,
+        "number": _int(item, "number"),
+        "id": _int(item, "id"),
+        "kind": "pull_request" if is_pull_request(item) else "issue",
+        "title": item.get("title") or "",
+        "body": item.get("body"),
+        "state": item.get("state") or None,
+        "state_reason": item.get("state_reason"),
+        "author": author,
+        "author_association": item.get("author_association"),
+        "labels": json.dumps(sorted(str(lb.get("name")) for lb in labels if isinstance(lb, dict))),
+        "created_at": parse_ts(item.get("created_at"), "created_at"),
+        "updated_at": parse_ts(item.get("updated_at"), "updated_at"),
+        "closed_at": parse_ts(item.get("closed_at"), "closed_at", required=False),
+        "comments_count": item.get("comments") if isinstance(item.get("comments"), int) else None,
+        "is_bot": bot,
+    }
+    if row["state"] not in ("open", "closed"):
+        raise MalformedItem(f"unexpected state {row['state']!r}")
+    if row["kind"] == "pull_request":
+        row["merged_at"] = parse_ts(item["pull_request"].get("merged_at"), "merged_at", required=False) \
+            if isinstance(item["pull_request"], dict) else None
+    return row
+
+
+def comment_row(framework_id: str, repo: str, item: Any) -> dict:
+    if not isinstance(item, dict):
+        raise MalformedItem("not a JSON object")
+    author, bot = _author(item)
+    match = _ISSUE_NUMBER.search(str(item.get("issue_url") or ""))
+    if not match:
+        raise MalformedItem("missing or unrecognised issue_url")
+    return {
+        "framework_id": framework_id,
+        "repo": repo,
+        "id": _int(item, "id"),
+        "issue_number": int(match.group(1)),
+        "author": author,
+        "author_association": item.get("author_association"),
+        "body": item.get("body"),
+        "created_at": parse_ts(item.get("created_at"), "created_at"),
+        "updated_at": parse_ts(item.get("updated_at"), "updated_at"),
+        "is_bot": bot,
+    }
+
+
+def quarantine_row(resource: str, framework_id: str, repo: str, item: Any, reason: str) -> Any:
+    """A row for `github_quarantine`, marked for that table (merge on resource, repo, item_key)."""
+    raw = json.dumps(item, sort_keys=True, default=str)
+    key = None
+    if isinstance(item, dict):
+        key = item.get("number") if resource != "comments" else item.get("id")
+    row = {
+        "resource": resource,
+        "framework_id": framework_id,
+        "repo": repo,
+        "item_key": str(key) if isinstance(key, int) else "sha1:" + hashlib.sha1(raw.encode()).hexdigest()[:16],
+        "reason": reason,
+        "raw_json": raw[:4000],
+        "fetched_at": datetime.now(timezone.utc),
+    }
+    # columns={} drops the resource's column hints from this table variant (types are inferred)
+    hints = dlt.mark.make_hints(table_name=QUARANTINE_TABLE, write_disposition="merge", columns={},
+                                primary_key=["resource", "repo", "item_key"])
+    return dlt.mark.with_hints(row, hints, create_table_variant=True)
+
+
+def _page_cursor(items: list) -> str | None:
+    """The newest parseable updated_at on a page, as GitHub's ISO form."""
+    newest = None
+    for item in items:
+        if isinstance(item, dict):
+            try:
+                ts = parse_ts(item.get("updated_at"), "updated_at")
+            except MalformedItem:
+                continue
+            newest = ts if newest is None or ts > newest else newest
+    return newest.strftime("%Y-%m-%dT%H:%M:%SZ") if newest else None
+
+
+# --- dlt source ---------------------------------------------------------------------------------
+
+
+def _ts() -> dict:  # a fresh dict per column: dlt writes the column name into it
+    return {"data_type": "timestamp", "timezone": True}
+
+
+_THREAD_COLUMNS = {
+    "number": {"data_type": "bigint", "nullable": False}, "id": {"data_type": "bigint"},
+    "title": {"data_type": "text"}, "body": {"data_type": "text"}, "state": {"data_type": "text"},
+    "state_reason": {"data_type": "text"}, "author": {"data_type": "text"},
+    "author_association": {"data_type": "text"}, "labels": {"data_type": "text"},
+    "created_at": _ts(), "updated_at": _ts(), "closed_at": _ts(), "comments_count": {"data_type": "bigint"},
+    "is_bot": {"data_type": "bool"},
+}
+_COMMENT_COLUMNS = {
+    "id": {"data_type": "bigint", "nullable": False}, "issue_number": {"data_type": "bigint"},
+    "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
+    "body": {"data_type": "text"}, "created_at": _ts(), "updated_at": _ts(), "is_bot": {"data_type": "bool"},
+}
+
+
+class _Endpoint:
+    """Where the client points: a given base URL, or (sample mode) the loopback fake, started on
+    first use and stopped when the last resource using it finishes."""
+
+    def __init__(self, client: GitHubClient, start_sample_server: bool) -> None:
+        self.client = client
+        self.start_sample_server = start_sample_server
+        self._users = 0
+        self._server_cm: Any = None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def open(self) -> Iterator[GitHubClient]:
+        if not self.start_sample_server:
+            yield self.client
+            return
+        from ingestion.sample.fake_github import serve_sample_github
+
+        with self._lock:
+            if self._users == 0:
+                self._server_cm = serve_sample_github()
+                self.client.base_url = self._server_cm.__enter__()
+            self._users += 1
+        try:
+            yield self.client
+        finally:
+            with self._lock:
+                self._users -= 1
+                if self._users == 0:
+                    self._server_cm.__exit__(None, None, None)
+                    self._server_cm = None
+
+
+def _select(frameworks: Sequence[str | config.Framework] | None, mode: str) -> list[config.Framework]:
+    registry = config.frameworks(sample_only=(mode == "sample"))
+    if frameworks is None:
+        return registry
+    by_id = {f.framework_id: f for f in config.frameworks(sample_only=False)}
+    return [f if isinstance(f, config.Framework) else by_id[f] for f in frameworks]
+
+
+def _thread_stream(endpoint: _Endpoint, fws: list[config.Framework], want: str) -> Iterator[Any]:
+    """Rows of one kind ('issue' | 'pull_request') from the issues endpoint, per repo cursor."""
+    cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
+    resource = "issues" if want == "issue" else "pull_requests"
+    with endpoint.open() as client:
+        try:
+            for fw in fws:
+                for repo in repos_to_fetch(client, fw):
+                    params: dict[str, Any] = {"state": "all", "sort": "updated", "direction": "asc",
+                                              "per_page": client.per_page}
+                    if cursors.get(repo):
+                        params["since"] = cursors[repo]
+                    for page in client.paginate(f"/repos/{repo}/issues", params, shared_by=2):
+                        rows: list[dict] = []
+                        for item in page:
+                            if is_pull_request(item) != (want == "pull_request"):
+                                continue
+                            try:
+                                row = thread_row(fw.framework_id, repo, item)
+                                if want == "pull_request" and "merged_at" not in item["pull_request"]:
+                                    row["merged_at"] = _merged_at_from_pulls(client, repo, row["number"])
+                                rows.append(row)
+                            except MalformedItem as exc:
+                                yield quarantine_row(resource, fw.framework_id, repo, item, str(exc))
+                        if rows:
+                            yield rows
+                        newest = _page_cursor(page)
+                        if newest and newest > cursors.get(repo, ""):
+                            cursors[repo] = newest
+        except SourceUnavailable as exc:
+            client.stop(exc)
+            log.error("github %s stopped early: %s", resource, exc)
+
+
+def _merged_at_from_pulls(client: GitHubClient, repo: str, number: int) -> datetime | None:
+    data, _ = client.get_json(f"/repos/{repo}/pulls/{number}")
+    return parse_ts(data.get("merged_at"), "merged_at", required=False)
+
+
+def _comment_stream(endpoint: _Endpoint, fws: list[config.Framework]) -> Iterator[Any]:
+    cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
+    with endpoint.open() as client:
+        try:
+            for fw in fws:
+                for repo in repos_to_fetch(client, fw):
+                    params: dict[str, Any] = {"sort": "updated", "direction": "asc", "per_page": client.per_page}
+                    if cursors.get(repo):
+                        params["since"] = cursors[repo]
+                    for page in client.paginate(f"/repos/{repo}/issues/comments", params):
+                        rows: list[dict] = []
+                        for item in page:
+                            try:
+                                rows.append(comment_row(fw.framework_id, repo, item))
+                            except MalformedItem as exc:
+                                yield quarantine_row("comments", fw.framework_id, repo, item, str(exc))
+                        if rows:
+                            yield rows
+                        newest = _page_cursor(page)
+                        if newest and newest > cursors.get(repo, ""):
+                            cursors[repo] = newest
+        except SourceUnavailable as exc:
+            client.stop(exc)
+            log.error("github comments stopped early: %s", exc)
+
+
+@dlt.source(name="github", max_table_nesting=0)
+def github_source(
+    mode: str | None = None,
+    frameworks: list[str] | None = None,
+    base_url: str | None = None,
+    max_rate_wait_s: float = 900.0,
+    client: Any = None,
+) -> Any:
+    """Resources `issues`, `pull_requests`, `comments` (+ table `github_quarantine`).
+
+    `mode` defaults to RLTRACK_MODE. In sample mode without `base_url` the loopback fake is started
+    inside the resources. Pass a `GitHubClient` as `client` to control waits (tests) or to read
+    `client.stop_reason` after the run (see `load_github`)."""
+    mode = mode or config.source_mode()
+    fws = _select(frameworks, mode)
+    if client is None:
+        client = GitHubClient(base_url, max_rate_wait_s=max_rate_wait_s,
+                              min_interval_s=0.0 if mode == "sample" else 0.5)
+    elif base_url:
+        client.base_url = base_url.rstrip("/")
+    endpoint = _Endpoint(client, start_sample_server=(mode == "sample" and not base_url))
+
+    @dlt.resource(name="issues", primary_key=["framework_id", "number"], write_disposition="merge",
+                  columns=_THREAD_COLUMNS)
+    def issues() -> Iterator[Any]:
+        yield from _thread_stream(endpoint, fws, "issue")
+
+    @dlt.resource(name="pull_requests", primary_key=["framework_id", "number"], write_disposition="merge",
+                  columns={**_THREAD_COLUMNS, "merged_at": _ts()})
+    def pull_requests() -> Iterator[Any]:
+        yield from _thread_stream(endpoint, fws, "pull_request")
+
+    @dlt.resource(name="comments", primary_key="id", write_disposition="merge", columns=_COMMENT_COLUMNS)
+    def comments() -> Iterator[Any]:
+        yield from _comment_stream(endpoint, fws)
+
+    return issues, pull_requests, comments
+
+
+def load_github(pipeline: dlt.Pipeline, client: GitHubClient | None = None, **source_kwargs: Any) -> Any:
+    """Run the source into `pipeline`; what was fetched is loaded (with its cursors) even when a
+    rate limit stopped the run, and then `GitHubRateLimited` is raised so the caller sees it."""
+    mode = source_kwargs.get("mode") or config.source_mode()
+    client = client or GitHubClient(source_kwargs.get("base_url"),
+                                    max_rate_wait_s=source_kwargs.pop("max_rate_wait_s", 900.0),
+                                    min_interval_s=0.0 if mode == "sample" else 0.5)
+    info = pipeline.run(github_source(client=client, **source_kwargs))
+    if client.stop_reason:
+        raise GitHubRateLimited(client.stop_reason)
+    return info

@@ -1,0 +1,258 @@
+"""A loopback fake of the arXiv query API serving the sample world's papers as real-format Atom.
+
+Supported: `search_query` made of AND-ed terms, each `cat:X`, `(cat:X OR cat:Y ...)`,
+`submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]` or `lastUpdatedDate:[...]`; `start`, `max_results`,
+`sortBy` (submittedDate | lastUpdatedDate), `sortOrder`. Fault injection for tests: see `Faults`.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import struct
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+from xml.sax.saxutils import escape, quoteattr
+
+from ingestion.sample.world import Paper, build_world
+
+_RANGE_RE = re.compile(r"^(submittedDate|lastUpdatedDate):\[(\d{12}) TO (\d{12})\]$")
+
+
+@dataclass
+class Faults:
+    """Counters are consumed request by request (a retry sees the next state)."""
+
+    fail_next: int = 0  # answer the next N requests with `fail_status`
+    fail_status: int = 503
+    reset_next: int = 0  # drop the connection (RST) on the next N requests
+    empty_first_pages: int = 0  # answer the next N first pages (start=0) with an empty feed
+    empty_later_pages: int = 0  # answer the next N later pages (start>0) without entries
+    malformed_ids: Sequence[str] = ()  # serve these papers with a broken <id>
+    bad_date_ids: Sequence[str] = ()  # serve these papers with an unparseable <published>
+    garbage_next: int = 0  # answer the next N requests with non-UTF-8 bytes
+    # arxiv_id -> (version, updated) to simulate a new version after the first load
+    version_bumps: dict[str, tuple[int, datetime]] = field(default_factory=dict)
+
+
+def _term_matches(term: str, paper: Paper, updated: datetime) -> bool:
+    term = term.strip()
+    if term.startswith("(") and term.endswith(")"):
+        return any(_term_matches(t, paper, updated) for t in term[1:-1].split(" OR "))
+    if term.startswith("cat:"):
+        return term[4:] in paper.categories
+    m = _RANGE_RE.match(term)
+    if m:
+        lo = datetime.strptime(m.group(2), "%Y%m%d%H%M").replace(tzinfo=timezone.utc)
+        hi = datetime.strptime(m.group(3), "%Y%m%d%H%M").replace(tzinfo=timezone.utc, second=59)
+        value = paper.published if m.group(1) == "submittedDate" else updated
+        return lo <= value <= hi
+    raise ValueError(f"unsupported search term {term!r}")
+
+
+def _ts(value: datetime) -> str:
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class FakeArxiv:
+    """Context manager running the fake API on 127.0.0.1:<free port>; `requests` logs every query."""
+
+    def __init__(self, papers: Sequence[Paper] | None = None, faults: Faults | None = None) -> None:
+        self.papers = tuple(papers if papers is not None else build_world().papers)
+        self.faults = faults or Faults()
+        self.requests: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "server not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/api/query"
+
+    def __enter__(self) -> FakeArxiv:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server API)
+                fake._handle(self)
+
+            def log_message(self, *args) -> None:  # keep test output quiet
+                pass
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request, client_address) -> None:  # resets are deliberate
+                pass
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+
+    # --- request handling ---------------------------------------------------------------
+    def _version(self, paper: Paper) -> tuple[int, datetime]:
+        return self.faults.version_bumps.get(paper.arxiv_id, (paper.versions, paper.updated))
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        url = urlsplit(h.path)
+        params = {k: v[0] for k, v in parse_qs(url.query).items()}
+        with self._lock:
+            self.requests.append(params)
+            f = self.faults
+            if f.reset_next > 0:
+                f.reset_next -= 1
+                h.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                h.connection.close()
+                h.close_connection = True
+                return
+            if f.fail_next > 0:
+                f.fail_next -= 1
+                self._send(h, f.fail_status, b"Service temporarily unavailable", "text/plain")
+                return
+            if f.garbage_next > 0:
+                f.garbage_next -= 1
+                self._send(h, 200, b"<?xml version='1.0'?><feed>\xff\xfe\x00broken", "application/atom+xml")
+                return
+            start = int(params.get("start", 0))
+            empty = start == 0 and f.empty_first_pages > 0
+            if empty:
+                f.empty_first_pages -= 1
+            no_entries = start > 0 and f.empty_later_pages > 0
+            if no_entries:
+                f.empty_later_pages -= 1
+        if url.path != "/api/query":
+            self._send(h, 404, b"not found", "text/plain")
+            return
+        try:
+            selected = self._select(params.get("search_query", ""), params.get("sortBy", "relevance"),
+                                    params.get("sortOrder", "descending"))
+        except ValueError as exc:
+            self._send(h, 200, self._error_feed(str(exc)).encode(), "application/atom+xml; charset=utf-8")
+            return
+        max_results = min(int(params.get("max_results", 10)), 2000)
+        page = [] if empty or no_entries else selected[start:start + max_results]
+        total = 0 if empty else len(selected)
+        body = self._feed(params, page, total, start, max_results)
+        self._send(h, 200, body.encode("utf-8"), "application/atom+xml; charset=utf-8")
+
+    @staticmethod
+    def _send(h: BaseHTTPRequestHandler, status: int, body: bytes, ctype: str) -> None:
+        h.send_response(status)
+        h.send_header("Content-Type", ctype)
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+
+    def _select(self, search_query: str, sort_by: str, order: str) -> list[Paper]:
+        terms = [t for t in search_query.split(" AND ") if t.strip()]
+        if not terms:
+            raise ValueError("empty search_query")
+        out = [p for p in self.papers if all(_term_matches(t, p, self._version(p)[1]) for t in terms)]
+        if sort_by == "lastUpdatedDate":
+            out.sort(key=lambda p: (self._version(p)[1], p.arxiv_id))
+        else:
+            out.sort(key=lambda p: (p.published, p.arxiv_id))
+        if order == "descending":
+            out.reverse()
+        return out
+
+    # --- rendering ------------------------------------------------------------------------
+    def _feed(self, params: dict[str, str], papers: list[Paper], total: int, start: int, per_page: int) -> str:
+        query = escape(params.get("search_query", ""))
+        parts = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"'
+            ' xmlns:arxiv="http://arxiv.org/schemas/atom">',
+            '  <link href="http://arxiv.org/api/query" rel="self" type="application/atom+xml"/>',
+            f"  <title type=\"html\">ArXiv Query: search_query={query}</title>",
+            "  <id>http://arxiv.org/api/sample</id>",
+            f"  <updated>{_ts(datetime.now(timezone.utc))}</updated>",
+            f"  <opensearch:totalResults>{total}</opensearch:totalResults>",
+            f"  <opensearch:startIndex>{start}</opensearch:startIndex>",
+            f"  <opensearch:itemsPerPage>{per_page}</opensearch:itemsPerPage>",
+        ]
+        parts.extend(self._entry(p) for p in papers)
+        parts.append("</feed>")
+        return "\n".join(parts)
+
+    def _entry(self, p: Paper) -> str:
+        version, updated = self._version(p)
+        abs_url = f"http://arxiv.org/abs/{p.arxiv_id}v{version}"
+        entry_id = abs_url
+        if p.arxiv_id in self.faults.malformed_ids:
+            entry_id = f"http://arxiv.org/abs/not-an-id-{p.arxiv_id}"
+        published = "yesterday-ish" if p.arxiv_id in self.faults.bad_date_ids else _ts(p.published)
+        lines = [
+            "  <entry>",
+            f"    <id>{escape(entry_id)}</id>",
+            f"    <updated>{_ts(updated)}</updated>",
+            f"    <published>{published}</published>",
+            f"    <title>{escape(_wrap(p.title))}</title>",
+            f"    <summary>  {escape(_wrap(p.abstract))}\n</summary>",
+        ]
+        for name, affiliation in p.authors:
+            lines.append("    <author>")
+            lines.append(f"      <name>{escape(name)}</name>")
+            if affiliation:
+                lines.append(f"      <arxiv:affiliation>{escape(affiliation)}</arxiv:affiliation>")
+            lines.append("    </author>")
+        if p.doi:
+            lines.append(f"    <arxiv:doi>{escape(p.doi)}</arxiv:doi>")
+            lines.append(f"    <link title=\"doi\" href={quoteattr('http://dx.doi.org/' + p.doi)} rel=\"related\"/>")
+        if p.comment:
+            lines.append(f"    <arxiv:comment>{escape(p.comment)}</arxiv:comment>")
+        if p.journal_ref:
+            lines.append(f"    <arxiv:journal_ref>{escape(p.journal_ref)}</arxiv:journal_ref>")
+        lines.append(f"    <link href=\"{abs_url}\" rel=\"alternate\" type=\"text/html\"/>")
+        lines.append(f"    <link title=\"pdf\" href=\"http://arxiv.org/pdf/{p.arxiv_id}v{version}\" rel=\"related\" "
+                     "type=\"application/pdf\"/>")
+        lines.append(f"    <arxiv:primary_category term=\"{p.primary_category}\" "
+                     "scheme=\"http://arxiv.org/schemas/atom\"/>")
+        for cat in p.categories:
+            lines.append(f"    <category term=\"{cat}\" scheme=\"http://arxiv.org/schemas/atom\"/>")
+        lines.append("  </entry>")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _error_feed(message: str) -> str:
+        return (
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">'
+            "<opensearch:totalResults>1</opensearch:totalResults>"
+            "<opensearch:startIndex>0</opensearch:startIndex><opensearch:itemsPerPage>1</opensearch:itemsPerPage>"
+            "<entry><id>http://arxiv.org/api/errors#incorrect_search_query</id><title>Error</title>"
+            f"<summary>{escape(message)}</summary></entry></feed>"
+        )
+
+
+def _wrap(text: str, width: int = 78) -> str:
+    """arXiv hard-wraps titles and abstracts; the parser must normalise the whitespace back."""
+    words, lines, cur = text.split(), [], ""
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    lines.append(cur)
+    return "\n  ".join(lines)
+
+
+@contextmanager
+def serve_sample_arxiv(papers: Sequence[Paper] | None = None, **faults) -> Iterator[str]:
+    """Run the fake API over the sample world (or `papers`); yields its base URL. `faults`: see Faults."""
+    with FakeArxiv(papers, Faults(**faults)) as fake:
+        yield fake.base_url

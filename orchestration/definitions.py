@@ -1,0 +1,24 @@
+"""The Dagster code location: dlt raw assets -> dbt models -> published snapshot, with checks."""
+
+from __future__ import annotations
+
+import dagster as dg
+from dagster_dlt import DagsterDltResource
+
+from orchestration.dbt_project import dbt_resource, parse_manifest
+
+parse_manifest()  # dagster-dbt builds its assets from target/manifest.json
+
+from orchestration.assets.publish import warehouse_snapshot  # noqa: E402
+from orchestration.assets.raw import RAW_ASSETS  # noqa: E402
+from orchestration.assets.transform import dbt_warehouse  # noqa: E402
+from orchestration.checks import GX_CHECKS  # noqa: E402
+from orchestration.jobs import JOBS, SCHEDULES  # noqa: E402
+
+defs = dg.Definitions(
+    assets=[*RAW_ASSETS, dbt_warehouse, warehouse_snapshot],
+    asset_checks=GX_CHECKS,
+    jobs=JOBS,
+    schedules=SCHEDULES,
+    resources={"dlt": DagsterDltResource(), "dbt": dbt_resource()},
+)

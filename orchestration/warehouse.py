@@ -1,0 +1,95 @@
+"""The DuckDB warehouse file: one writer at a time, a published read-only snapshot for analysts.
+
+DuckDB allows a single writing process per file. Every write step (dlt load, dbt build) takes an
+exclusive advisory lock on `<warehouse>.lock`; a second writer waits up to a timeout and then fails
+with a clear message instead of colliding. At the end of a successful refresh the file is copied to
+`published/warehouse.duckdb` with an atomic rename, so readers never see a half-built file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+
+from ingestion import config
+
+
+class WarehouseBusy(RuntimeError):
+    """Another refresh holds the warehouse write lock."""
+
+
+def lock_path(warehouse: Path | None = None) -> Path:
+    warehouse = warehouse or config.warehouse_path()
+    return warehouse.with_name(warehouse.name + ".lock")
+
+
+@contextmanager
+def write_lock(warehouse: Path | None = None, timeout_s: float | None = None) -> Iterator[None]:
+    """Hold the exclusive writer lock; wait up to `timeout_s` (env RLTRACK_LOCK_TIMEOUT_S, default 1800)."""
+    if timeout_s is None:
+        timeout_s = float(os.environ.get("RLTRACK_LOCK_TIMEOUT_S", "1800"))
+    path = lock_path(warehouse)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+") as fh:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    fh.seek(0)
+                    holder = fh.read().strip() or "unknown"
+                    raise WarehouseBusy(
+                        f"warehouse {path.with_suffix('')} is being written by another refresh "
+                        f"({holder}); waited {timeout_s:.0f}s. Try again when it finishes."
+                    ) from None
+                time.sleep(0.2)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}")
+        fh.flush()
+        try:
+            yield
+        finally:
+            fh.seek(0)
+            fh.truncate()
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def published_path(warehouse: Path | None = None) -> Path:
+    warehouse = warehouse or config.warehouse_path()
+    return warehouse.parent / "published" / warehouse.name
+
+
+def publish(warehouse: Path | None = None) -> Path:
+    """Copy the warehouse (under the write lock) to the published path via an atomic rename."""
+    warehouse = warehouse or config.warehouse_path()
+    target = published_path(warehouse)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    with write_lock(warehouse):
+        # Fold the WAL into the file so the copy is complete on its own.
+        con = duckdb.connect(str(warehouse))
+        try:
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        shutil.copyfile(warehouse, tmp)
+    os.replace(tmp, target)
+    return target
+
+
+def connect_read_only(path: Path | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the published snapshot (or a given file) read-only; writes fail inside DuckDB."""
+    path = path or published_path()
+    if not path.exists():
+        raise FileNotFoundError(f"no published warehouse at {path}; run `rltrack refresh` first")
+    return duckdb.connect(str(path), read_only=True)

@@ -1,0 +1,263 @@
+"""GitHub source against the loopback fake: paging, since, rate limits, retries, token hygiene,
+issue/PR split, bots, idempotent reruns, renamed and separate former repos, quarantine."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, time, timedelta, timezone
+from pathlib import Path
+
+import dlt
+import duckdb
+import pytest
+
+from ingestion import config
+from ingestion.github import (
+    GitHubClient,
+    GitHubRateLimited,
+    github_source,
+    is_bot,
+    load_github,
+    thread_row,
+)
+from ingestion.sample.fake_github import running_fake_github, sample_repos
+from ingestion.sample.world import OBSERVATION_END, Comment, Thread, build_world
+
+SAMPLE_IDS = [f.framework_id for f in config.frameworks(sample_only=True)]
+
+
+class FakeClock:
+    """Shared by client and server so waits take no real time."""
+
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+        self.sleeps: list[float] = []
+
+    def now(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.t += seconds
+
+
+def make_pipeline(tmp_path: Path, name: str = "github") -> dlt.Pipeline:
+    return dlt.pipeline(pipeline_name=name, destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
+                        dataset_name="raw_github", pipelines_dir=str(tmp_path / "dlt"))
+
+
+def client_for(clock: FakeClock, **kw: object) -> GitHubClient:
+    return GitHubClient(min_interval_s=0.0, backoff_s=0.5, sleep=clock.sleep, clock=clock.now, **kw)
+
+
+def rows(tmp_path: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        return con.sql(sql).fetchall()
+
+
+def world_counts() -> dict[str, int]:
+    threads = [t for t in build_world().threads if t.framework in SAMPLE_IDS]
+    return {"issues": sum(t.kind == "issue" for t in threads),
+            "pull_requests": sum(t.kind == "pull_request" for t in threads),
+            "comments": sum(len(t.comments) for t in threads)}
+
+
+def table_counts(tmp_path: Path) -> dict[str, int]:
+    return {t: rows(tmp_path, f"select count(*) from raw_github.{t}")[0][0]
+            for t in ("issues", "pull_requests", "comments")}
+
+
+def snapshot(tmp_path: Path) -> set[tuple]:
+    out = set()
+    for t, key in (("issues", "number"), ("pull_requests", "number"), ("comments", "id")):
+        out |= {(t, *r) for r in rows(tmp_path, f"select framework_id, {key}, updated_at from raw_github.{t}")}
+    return out
+
+
+def test_sample_mode_loads_the_world_split_into_issues_and_prs(tmp_path: Path) -> None:
+    make_pipeline(tmp_path).run(github_source(mode="sample"))
+    assert table_counts(tmp_path) == world_counts()
+    # a merged PR keeps merged_at; issues are never PRs
+    merged = rows(tmp_path, "select count(*) from raw_github.pull_requests where merged_at is not null")[0][0]
+    assert merged == sum(1 for t in build_world().threads if t.merged_at)
+    assert rows(tmp_path, "select distinct kind from raw_github.issues") == [("issue",)]
+    # replies keep their own timestamps (time to first maintainer reply is computed in dbt)
+    first = rows(tmp_path, "select min(created_at) from raw_github.comments where author_association='MEMBER'")
+    assert first[0][0] is not None
+
+
+def test_bots_flagged_by_suffix_and_seed(tmp_path: Path) -> None:
+    make_pipeline(tmp_path).run(github_source(mode="sample"))
+    bots = rows(tmp_path, "select distinct author from raw_github.pull_requests where is_bot")
+    assert ("dependabot[bot]",) in bots
+    assert rows(tmp_path, "select count(*) from raw_github.comments where is_bot and author <> 'github-actions[bot]'") == [(0,)]
+    assert rows(tmp_path, "select count(*) from raw_github.comments where is_bot")[0][0] > 0
+    assert is_bot("HuggingFaceDocBuilderDev") and is_bot("renovate[bot]") and not is_bot("qgallouedec")
+    assert is_bot("someapp", "Bot")
+
+
+def test_link_paging_since_and_rerun_adds_no_duplicates(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now) as (base, state):
+        client = client_for(clock, per_page=5)
+        pipe = make_pipeline(tmp_path)
+        pipe.run(github_source(mode="sample", base_url=base, client=client))
+        first_calls = list(state.calls)
+        assert any("page=2" in c for c in first_calls)  # followed rel="next"
+        assert table_counts(tmp_path) == world_counts()
+        # issues and pull_requests read the same pages: each issues page fetched once
+        issue_pages = [c for c in first_calls if "/issues?" in c]
+        assert len(issue_pages) == len(set(issue_pages))
+        state.calls.clear()
+        pipe.run(github_source(mode="sample", base_url=base, client=client_for(clock, per_page=5)))
+    assert table_counts(tmp_path) == world_counts()
+    assert all("since=" in c for c in state.calls if "/issues" in c)
+    cursors = pipe.state["sources"]["github"]["resources"]["issues"]["updated_since"]
+    assert set(cursors) == {f.repo for f in config.frameworks(sample_only=True)}
+
+
+def test_new_reply_is_picked_up_incrementally(tmp_path: Path) -> None:
+    repos, renames = sample_repos()
+    pipe = make_pipeline(tmp_path)
+    with running_fake_github(repos, renames) as (base, _):
+        pipe.run(github_source(mode="sample", base_url=base))
+    trl = repos["huggingface/trl"]
+    t = trl[0]
+    late = datetime.combine(OBSERVATION_END + timedelta(days=10), time(9), timezone.utc)  # after run 1
+    trl[0] = Thread(**{**t.__dict__, "comments": (*t.comments, Comment("qgallouedec", "MEMBER", late, "Follow-up."))})
+    with running_fake_github(repos, renames) as (base, state):
+        pipe.run(github_source(mode="sample", base_url=base))
+        assert any("since=" in c for c in state.calls)
+    counts = world_counts()
+    counts["comments"] += 1
+    assert table_counts(tmp_path) == counts
+
+
+def test_short_primary_rate_limit_is_waited_out_without_hammering(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now, rate_limit_at_call=3, rate_limit_reset_in_s=120) as (base, state):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+        limited = [c for c in state.calls]
+    assert table_counts(tmp_path) == world_counts()
+    assert max(clock.sleeps) >= 120  # waited until X-RateLimit-Reset
+    assert len(limited) <= 40  # one refused call, then a single retry after the reset
+
+
+def test_long_rate_limit_stops_cleanly_and_next_run_resumes_without_gaps(tmp_path: Path) -> None:
+    clock = FakeClock()
+    pipe = make_pipeline(tmp_path)
+    with running_fake_github(clock=clock.now, rate_limit_at_call=4, rate_limit_reset_in_s=3600) as (base, state):
+        with pytest.raises(GitHubRateLimited, match="next run resumes"):
+            load_github(pipe, client=client_for(clock, per_page=4), mode="sample", base_url=base)
+        refused = sum(1 for _ in state.calls[3:])
+    assert refused == 1  # stopped at the first refusal: never hammered
+    assert clock.sleeps == [] or max(clock.sleeps) < 3600
+    partial = table_counts(tmp_path)
+    assert 0 < sum(partial.values()) < sum(world_counts().values())
+    with running_fake_github() as (base, _):
+        load_github(pipe, client=client_for(clock, per_page=4), mode="sample", base_url=base)
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    with running_fake_github() as (base, _):
+        load_github(make_pipeline(clean), client=client_for(clock, per_page=4), mode="sample", base_url=base)
+    assert snapshot(tmp_path) == snapshot(clean)
+    assert table_counts(tmp_path) == world_counts()
+
+
+@pytest.mark.parametrize("fault, expected_sleeps", [
+    ({"retry_after": 2}, [1.0, 1.0]),
+    ({"secondary_limits": 2}, [60.0, 120.0]),
+])
+def test_retry_after_and_secondary_limit(tmp_path: Path, fault: dict, expected_sleeps: list) -> None:
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now, **fault) as (base, _):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+    assert clock.sleeps == expected_sleeps
+    assert table_counts(tmp_path) == world_counts()
+
+
+def test_server_errors_are_retried(tmp_path: Path) -> None:
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now, server_errors=3) as (base, state):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+    assert len(clock.sleeps) == 3
+    assert table_counts(tmp_path) == world_counts()
+
+
+def test_token_never_leaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    secret = "ghp_rltrackLeakCanary7Q2w9Zx"
+    monkeypatch.setenv("GITHUB_TOKEN", secret)
+    caplog.set_level(logging.DEBUG)
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now, server_errors=1, secondary_limits=1) as (base, state):
+        client = client_for(clock)
+        pipe = make_pipeline(tmp_path)
+        pipe.run(github_source(mode="sample", base_url=base, client=client))
+        assert state.authorized_calls == len(state.calls)  # the token was used
+    assert secret not in caplog.text
+    for f in (tmp_path / "dlt").rglob("*"):
+        if f.is_file():
+            assert secret.encode() not in f.read_bytes(), f
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        tables = con.sql("select table_schema, table_name from information_schema.tables").fetchall()
+        assert len(tables) >= 3
+        for schema, table in tables:
+            cols = [c[0] for c in con.sql(f'describe "{schema}"."{table}"').fetchall()]
+            hits = con.sql(f'select count(*) from "{schema}"."{table}" where '
+                           + " or ".join(f'cast("{c}" as varchar) like ?' for c in cols),
+                           params=[f"%{secret}%"] * len(cols)).fetchall()[0][0]
+            assert hits == 0, (schema, table)
+
+
+def test_renamed_repo_is_not_refetched_and_separate_former_repo_is_kept(tmp_path: Path) -> None:
+    repos, renames = sample_repos()
+    assert renames == {"volcengine/verl": "verl-project/verl"}
+    with running_fake_github(repos, renames) as (base, state):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["verl"]))
+        assert not any(c.startswith("/repos/volcengine/verl/issues") for c in state.calls)
+    old = Thread("verl", 7, "issue", "Old repo issue", "from before the move", "lab-intern", "NONE",
+                 build_world().threads[0].created_at, "closed", "completed",
+                 build_world().threads[0].created_at, None, ())
+    separate = tmp_path / "separate"
+    separate.mkdir()
+    with running_fake_github({**repos, "volcengine/verl": [old]}, {}) as (base, _):
+        make_pipeline(separate).run(github_source(mode="sample", base_url=base, frameworks=["verl"]))
+    got = rows(separate, "select framework_id, repo from raw_github.issues where number = 7")
+    assert got == [("verl", "volcengine/verl")]
+
+
+def test_merged_at_falls_back_to_pulls_endpoint(tmp_path: Path) -> None:
+    with running_fake_github(omit_merged_at=True) as (base, state):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["slime"]))
+        assert any("/pulls/" in c for c in state.calls)
+    merged = rows(tmp_path, "select count(*) from raw_github.pull_requests where merged_at is not null")[0][0]
+    assert merged == sum(1 for t in build_world().threads if t.framework == "slime" and t.merged_at)
+
+
+def test_malformed_items_are_quarantined_not_fatal(tmp_path: Path) -> None:
+    broken = {"n": 0}
+
+    def corrupt(endpoint: str, item: dict) -> dict:
+        if endpoint == "issues" and "pull_request" not in item and broken["n"] < 2:
+            broken["n"] += 1
+            item["created_at"] = None if broken["n"] == 1 else "yesterday"
+        if endpoint == "comments" and item["body"].startswith("+1"):
+            item["issue_url"] = None
+        return item
+
+    with running_fake_github(mutate_item=corrupt) as (base, _):
+        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["trl"]))
+    reasons = rows(tmp_path, "select resource, reason from raw_github.github_quarantine order by 1, 2")
+    assert ("issues", "missing created_at") in reasons
+    assert any(r[0] == "issues" and r[1].startswith("unparseable created_at") for r in reasons)
+    loaded = rows(tmp_path, "select count(*) from raw_github.issues")[0][0]
+    trl_issues = sum(1 for t in build_world().threads if t.framework == "trl" and t.kind == "issue")
+    assert loaded == trl_issues - 2
+
+
+def test_thread_row_tolerates_optional_nulls() -> None:
+    item = {"number": 3, "id": 9, "title": None, "body": None, "user": None, "labels": None,
+            "state": "open", "created_at": "2025-01-02T03:04:05Z", "updated_at": "2025-01-02T03:04:05Z",
+            "closed_at": None, "comments": None, "author_association": None}
+    row = thread_row("trl", "huggingface/trl", item)
+    assert row["author"] is None and row["labels"] == "[]" and row["title"] == "" and not row["is_bot"]
