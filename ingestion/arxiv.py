@@ -1,4 +1,5 @@
-"""arXiv source: the arXiv query API (Atom) -> `raw_arxiv.papers` / `papers_quarantine`.
+"""arXiv source: the arXiv query API (Atom) -> `raw_arxiv.papers` / `papers_quarantine`, plus
+`paper_features` (screening of each parsed paper by `ingestion.screening`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
 is queried as `(cat:A OR cat:B ...) AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`, paged
@@ -6,6 +7,7 @@ is queried as `(cat:A OR cat:B ...) AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDH
 does not page past 30,000). dlt source state records the windows that were loaded completely; a
 re-run only fetches the others plus a "recent updates" window (papers updated in the last
 `recent_days`), so new versions of already loaded papers update their rows (merge on arxiv_id).
+A new `screening.SCREENER_VERSION` resets the loaded windows, so all papers are screened again.
 
 Sample mode runs exactly this code against `ingestion.sample.fake_arxiv`, a loopback server that
 speaks the same API over the sample world.
@@ -25,11 +27,13 @@ from ingestion.arxiv_parse import (
     ArxivFeedError,
     FeedPage,
     MalformedEntry,
+    UnreadablePage,
     parse_entry,
     parse_feed,
     quarantine_row,
 )
 from ingestion.http import PoliteClient
+from ingestion.screening import SCREENER_VERSION, screen
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +61,20 @@ PAPER_COLUMNS = {
     "doi": {"data_type": "text"},
     "code_urls": {"data_type": "text"},
     "fetched_at": {"data_type": "timestamp"},
+}
+FEATURE_COLUMNS = {
+    "arxiv_id": {"data_type": "text", "nullable": False},
+    "is_rl_related": {"data_type": "bool"},
+    "paper_kind": {"data_type": "text"},
+    "kind_signal": {"data_type": "text"},
+    "policy_size_b": {"data_type": "double"},
+    "size_signal": {"data_type": "text"},
+    "changes_loss": {"data_type": "bool"},
+    "loss_signal": {"data_type": "text"},
+    "releases_code": {"data_type": "bool"},
+    "defined_methods": {"data_type": "text"},
+    "maintainer_framework_ids": {"data_type": "text"},
+    "screener_version": {"data_type": "text"},
 }
 QUARANTINE_COLUMNS = {
     "entry_key": {"data_type": "text"},
@@ -129,6 +147,7 @@ class ArxivClient:
         window_cap: int = API_PAGING_LIMIT,
         empty_retries: int = 2,
         empty_retry_wait_s: float = 5.0,
+        unreadable_retries: int = 2,
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"page_size must be in 1..{MAX_PAGE_SIZE}")
@@ -139,6 +158,7 @@ class ArxivClient:
         self.window_cap = window_cap
         self.empty_retries = empty_retries
         self.empty_retry_wait_s = empty_retry_wait_s
+        self.unreadable_retries = unreadable_retries
 
     def fetch_page(self, search_query: str, start: int, sort_by: str = "submittedDate") -> FeedPage:
         params = {
@@ -148,11 +168,19 @@ class ArxivClient:
             "sortBy": sort_by,
             "sortOrder": "ascending",
         }
-        resp = self.http.get(self.base_url, params=params)
         context = f"(query={search_query!r}, start={start})"
-        if resp.status_code != 200:
-            raise ArxivFeedError(f"arXiv API answered HTTP {resp.status_code} {context}")
-        return parse_feed(resp.content, context=context)
+        for attempt in range(self.unreadable_retries + 1):
+            resp = self.http.get(self.base_url, params=params)
+            if resp.status_code != 200:
+                raise ArxivFeedError(f"arXiv API answered HTTP {resp.status_code} {context}")
+            try:
+                return parse_feed(resp.content, context=context)
+            except UnreadablePage as exc:  # retried a few times, then raised: never skipped
+                if attempt == self.unreadable_retries:
+                    raise
+                log.warning("unreadable arXiv page, retry %d: %s", attempt + 1, exc)
+                self.http.sleep(self.empty_retry_wait_s)
+        raise AssertionError("unreachable")
 
     def _fetch_nonempty(self, search_query: str, start: int, sort_by: str) -> FeedPage:
         """Fetch a page, retrying a few times when it comes back without entries (a known API quirk)."""
@@ -232,6 +260,10 @@ def arxiv_source(
         clock = now or datetime.now(timezone.utc)
         fetched_at = clock
         state = dlt.current.source_state()
+        if state.get("screener_version") != SCREENER_VERSION:
+            # new screening rules: re-fetch every window so every paper is screened again
+            state["done_windows"] = []
+            state["screener_version"] = SCREENER_VERSION
         done: list[str] = state.setdefault("done_windows", [])
         pending = [w for w in monthly_windows(first_day, last_day) if w.key not in done and w.start <= clock]
         recent = Window(clock - timedelta(days=recent_days), clock)
@@ -283,7 +315,18 @@ def arxiv_source(
         if rows:
             yield rows
 
-    return arxiv_pages, papers, papers_quarantine
+    registry = config.frameworks(sample_only=False)  # maintainer affiliation is a fact of the paper
+
+    @dlt.transformer(
+        data_from=arxiv_pages, name="paper_features", primary_key="arxiv_id", write_disposition="merge",
+        columns=FEATURE_COLUMNS,
+    )
+    def paper_features(items: list[dict]) -> Iterator[list[dict]]:
+        rows = [screen(i["paper"], registry) for i in items if "paper" in i]
+        if rows:
+            yield rows
+
+    return arxiv_pages, papers, papers_quarantine, paper_features
 
 
 def _rows(page: FeedPage, fetched_at: datetime, seen: dict[str, int]) -> list[dict]:

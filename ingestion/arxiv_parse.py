@@ -39,6 +39,10 @@ class ArxivFeedError(RuntimeError):
     """A whole page could not be read (bad encoding, bad XML, or an API error feed)."""
 
 
+class UnreadablePage(ArxivFeedError):
+    """The page is not UTF-8, not XML or not an Atom feed (e.g. a proxy or rate-limit text page)."""
+
+
 class MalformedEntry(ValueError):
     """One entry could not be turned into a row; `key` names it as well as we can."""
 
@@ -107,13 +111,13 @@ def parse_feed(content: bytes, *, context: str = "") -> FeedPage:
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ArxivFeedError(f"arXiv page is not UTF-8 ({exc.reason} at byte {exc.start}) {context}") from exc
+        raise UnreadablePage(f"arXiv page is not UTF-8 ({exc.reason} at byte {exc.start}) {context}") from exc
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        raise ArxivFeedError(f"arXiv page is not well-formed XML ({exc}) {context}") from exc
+        raise UnreadablePage(f"arXiv page is not well-formed XML ({exc}) {context}") from exc
     if root.tag != f"{{{NS['atom']}}}feed":
-        raise ArxivFeedError(f"arXiv page root is {root.tag!r}, expected an Atom feed {context}")
+        raise UnreadablePage(f"arXiv page root is {root.tag!r}, expected an Atom feed {context}")
     entries = tuple(root.findall("atom:entry", NS))
     for entry in entries:  # the API reports bad queries as a feed with one error entry
         entry_id = (entry.findtext("atom:id", "", NS) or "").strip()

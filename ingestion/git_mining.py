@@ -11,8 +11,9 @@ Per commit we keep metadata, per-file change type and line counts (from `--raw`/
 the mentions (arXiv ids and identifier tokens) found in the message and in *added* lines only.
 Deleted and context lines are never scanned (`-U0` asks git for no context at all) and no diff
 text is kept. Bad input is survived and counted in `MiningStats`: binary files, diffs larger
-than `max_scan_bytes` per file (the rest is not scanned), non-UTF-8 messages or lines (decoded
-with replacement), submodule pointer changes (not scanned), merge commits.
+than `max_scan_bytes` per file (the rest is not scanned), long lines without spaces (base64
+notebook outputs, minified code: not scanned), non-UTF-8 messages or lines (decoded with
+replacement), submodule pointer changes (not scanned), merge commits.
 """
 
 from __future__ import annotations
@@ -26,13 +27,16 @@ from pathlib import Path
 from ingestion.mentions import find_arxiv_ids, find_tokens
 
 MAX_SCAN_BYTES_PER_FILE = 1_000_000
+# Lines longer than this are scanned only when they look like prose (enough spaces): base64
+# images in notebooks, minified JS and data blobs would otherwise flood the token table.
+LONG_LINE_BYTES = 1_000
 _FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
 _CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                  "T": "type_changed", "U": "unmerged", "X": "unknown"}
 _SUBMODULE_MODE = "160000"
 
 
-@dataclass
+@dataclass(slots=True)
 class FileChange:
     path: str
     old_path: str | None
@@ -44,7 +48,7 @@ class FileChange:
     scan_truncated: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Mention:
     path: str  # '' for the message
     kind: str  # arxiv_id | token
@@ -84,6 +88,7 @@ class MiningStats:
     bytes_not_scanned: int = 0
     non_utf8_messages: int = 0
     non_utf8_lines: int = 0
+    long_lines_skipped: int = 0
     mentions: int = 0
     empty_repos: int = 0
     missing_branches: int = 0
@@ -100,7 +105,7 @@ class MiningStats:
 def mentions_in(text: str, path: str, location: str) -> list[Mention]:
     """Mentions in one piece of text (a message or the added lines of one file)."""
     out = [Mention(path, "arxiv_id", aid, location) for aid in find_arxiv_ids(text)]
-    out.extend(Mention(path, "token", tok, location) for tok in sorted(find_tokens(text)))
+    out.extend(Mention(path, "token", tok, location) for tok in find_tokens(text))
     return out
 
 
@@ -205,7 +210,9 @@ class _CommitParser:
             if in_hunk:
                 if first == b"+":
                     if current is not None and not current.is_submodule:
-                        if scanned < self.max_scan_bytes:
+                        if len(line) > LONG_LINE_BYTES and line.count(b" ") * 50 < len(line):
+                            stats.long_lines_skipped += 1
+                        elif scanned < self.max_scan_bytes:
                             added.append(line[1:])
                             scanned += len(line)
                         else:

@@ -72,7 +72,7 @@ class GitHubRetryPolicy:
         self.secondary_backoff_s = secondary_backoff_s
         self._secondary_streak = 0
 
-    def _bounded(self, wait: float, why: str) -> float:
+    def bounded_wait(self, wait: float, why: str) -> float:
         if wait > self.max_wait_s:
             resume = datetime.fromtimestamp(self.clock() + wait, timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
             raise GitHubRateLimited(
@@ -88,14 +88,14 @@ class GitHubRetryPolicy:
             return None  # 5xx: PoliteClient's own backoff; 4xx: not retryable
         if resp.headers.get("X-RateLimit-Remaining") == "0" and resp.headers.get("X-RateLimit-Reset"):
             reset = float(resp.headers["X-RateLimit-Reset"])
-            return self._bounded(max(0.0, reset - self.clock()) + 1.0, "primary rate limit")
+            return self.bounded_wait(max(0.0, reset - self.clock()) + 1.0, "primary rate limit")
         retry_after = PoliteClient.retry_after(resp)
         if retry_after is not None:
-            return self._bounded(retry_after, "Retry-After")
+            return self.bounded_wait(retry_after, "Retry-After")
         if "secondary rate limit" in resp.text.lower():
             wait = self.secondary_backoff_s * 2**self._secondary_streak
             self._secondary_streak += 1
-            return self._bounded(wait, "secondary rate limit")
+            return self.bounded_wait(wait, "secondary rate limit")
         return None
 
 
@@ -128,6 +128,7 @@ class GitHubClient:
                                  should_retry=self.policy)
         self.sleep, self.clock = sleep, clock
         self.stop_reason: str | None = None  # set when a run stopped early (rate limit, outage)
+        self.errors: list[str] = []  # repos skipped this run (404, malformed pages)
         self._exhausted_until: float | None = None
         self._shared_pages: dict[str, list] = {}  # url -> [items, next_url, reads_left]
         self._lock = threading.Lock()
@@ -144,7 +145,7 @@ class GitHubClient:
         wait = self._exhausted_until - self.clock()
         self._exhausted_until = None
         if wait > 0:
-            self.sleep(self.policy._bounded(wait + 1.0, "primary rate limit (budget used up)"))
+            self.sleep(self.policy.bounded_wait(wait + 1.0, "primary rate limit (budget used up)"))
 
     def get(self, path_or_url: str, params: dict[str, Any] | None = None) -> requests.Response:
         if self.stop_reason:
@@ -160,7 +161,11 @@ class GitHubClient:
         if resp.status_code >= 400:
             raise GitHubError(f"GET {resp.url.split('?')[0]} -> HTTP {resp.status_code}")
         match = _NEXT_LINK.search(resp.headers.get("Link", ""))
-        return resp.json(), (match.group(1) if match else None)
+        try:
+            data = resp.json()
+        except ValueError:
+            raise GitHubError(f"GET {resp.url.split('?')[0]}: body is not JSON") from None
+        return data, (match.group(1) if match else None)
 
     def paginate(self, path: str, params: dict[str, Any], shared_by: int = 1) -> Iterator[list]:
         """Yield each page's JSON list, following rel="next". With `shared_by` > 1 a page is fetched
@@ -201,6 +206,10 @@ class GitHubClient:
 
     def stop(self, exc: Exception) -> None:
         self.stop_reason = self.stop_reason or str(exc)
+
+    def record_error(self, where: str, exc: Exception) -> None:
+        log.error("github %s skipped this run: %s", where, exc)
+        self.errors.append(f"{where}: {exc}")
 
 
 def repos_to_fetch(client: GitHubClient, fw: config.Framework) -> list[str]:
@@ -419,66 +428,82 @@ def _select(frameworks: Sequence[str | config.Framework] | None, mode: str) -> l
     return [f if isinstance(f, config.Framework) else by_id[f] for f in frameworks]
 
 
+def _pages_per_repo(client: GitHubClient, fws: list[config.Framework], cursors: dict[str, str],
+                    suffix: str, base_params: dict[str, Any], shared_by: int = 1) -> Iterator[tuple]:
+    """(framework, repo, page) for every repo, from its cursor on. A repo's cursor moves to the
+    page's newest `updated_at` once the caller has taken the page. A failing repo (404, bad JSON)
+    is recorded and skipped; rate limits and outages (SourceUnavailable) propagate."""
+    for fw in fws:
+        try:
+            repos = repos_to_fetch(client, fw)
+        except GitHubError as exc:
+            client.record_error(fw.framework_id, exc)
+            continue
+        for repo in repos:
+            params = {**base_params, "per_page": client.per_page}
+            if cursors.get(repo):
+                params["since"] = cursors[repo]
+            try:
+                for page in client.paginate(f"/repos/{repo}{suffix}", params, shared_by=shared_by):
+                    yield fw, repo, page
+                    newest = _page_cursor(page)
+                    if newest and newest > cursors.get(repo, ""):
+                        cursors[repo] = newest
+            except GitHubError as exc:
+                client.record_error(repo, exc)
+
+
 def _thread_stream(endpoint: _Endpoint, fws: list[config.Framework], want: str) -> Iterator[Any]:
     """Rows of one kind ('issue' | 'pull_request') from the issues endpoint, per repo cursor."""
     cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
     resource = "issues" if want == "issue" else "pull_requests"
+    params = {"state": "all", "sort": "updated", "direction": "asc"}
     with endpoint.open() as client:
         try:
-            for fw in fws:
-                for repo in repos_to_fetch(client, fw):
-                    params: dict[str, Any] = {"state": "all", "sort": "updated", "direction": "asc",
-                                              "per_page": client.per_page}
-                    if cursors.get(repo):
-                        params["since"] = cursors[repo]
-                    for page in client.paginate(f"/repos/{repo}/issues", params, shared_by=2):
-                        rows: list[dict] = []
-                        for item in page:
-                            if is_pull_request(item) != (want == "pull_request"):
-                                continue
-                            try:
-                                row = thread_row(fw.framework_id, repo, item)
-                                if want == "pull_request" and "merged_at" not in item["pull_request"]:
-                                    row["merged_at"] = _merged_at_from_pulls(client, repo, row["number"])
-                                rows.append(row)
-                            except MalformedItem as exc:
-                                yield quarantine_row(resource, fw.framework_id, repo, item, str(exc))
-                        if rows:
-                            yield rows
-                        newest = _page_cursor(page)
-                        if newest and newest > cursors.get(repo, ""):
-                            cursors[repo] = newest
+            for fw, repo, page in _pages_per_repo(client, fws, cursors, "/issues", params, shared_by=2):
+                rows: list[dict] = []
+                for item in page:
+                    if is_pull_request(item) != (want == "pull_request"):
+                        continue
+                    try:
+                        row = thread_row(fw.framework_id, repo, item)
+                    except MalformedItem as exc:
+                        yield quarantine_row(resource, fw.framework_id, repo, item, str(exc))
+                        continue
+                    if want == "pull_request" and "merged_at" not in item["pull_request"]:
+                        row["merged_at"] = _merged_at_from_pulls(client, repo, row["number"])
+                    rows.append(row)
+                if rows:
+                    yield rows
         except SourceUnavailable as exc:
             client.stop(exc)
             log.error("github %s stopped early: %s", resource, exc)
 
 
 def _merged_at_from_pulls(client: GitHubClient, repo: str, number: int) -> datetime | None:
-    data, _ = client.get_json(f"/repos/{repo}/pulls/{number}")
-    return parse_ts(data.get("merged_at"), "merged_at", required=False)
+    """Older issue payloads lack pull_request.merged_at: ask /pulls/{n}."""
+    try:
+        data, _ = client.get_json(f"/repos/{repo}/pulls/{number}")
+        return parse_ts(data.get("merged_at"), "merged_at", required=False)
+    except (GitHubError, MalformedItem, AttributeError) as exc:
+        log.warning("%s#%s: merged_at unavailable (%s)", repo, number, exc)
+        return None
 
 
 def _comment_stream(endpoint: _Endpoint, fws: list[config.Framework]) -> Iterator[Any]:
     cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
+    params = {"sort": "updated", "direction": "asc"}
     with endpoint.open() as client:
         try:
-            for fw in fws:
-                for repo in repos_to_fetch(client, fw):
-                    params: dict[str, Any] = {"sort": "updated", "direction": "asc", "per_page": client.per_page}
-                    if cursors.get(repo):
-                        params["since"] = cursors[repo]
-                    for page in client.paginate(f"/repos/{repo}/issues/comments", params):
-                        rows: list[dict] = []
-                        for item in page:
-                            try:
-                                rows.append(comment_row(fw.framework_id, repo, item))
-                            except MalformedItem as exc:
-                                yield quarantine_row("comments", fw.framework_id, repo, item, str(exc))
-                        if rows:
-                            yield rows
-                        newest = _page_cursor(page)
-                        if newest and newest > cursors.get(repo, ""):
-                            cursors[repo] = newest
+            for fw, repo, page in _pages_per_repo(client, fws, cursors, "/issues/comments", params):
+                rows: list[dict] = []
+                for item in page:
+                    try:
+                        rows.append(comment_row(fw.framework_id, repo, item))
+                    except MalformedItem as exc:
+                        yield quarantine_row("comments", fw.framework_id, repo, item, str(exc))
+                if rows:
+                    yield rows
         except SourceUnavailable as exc:
             client.stop(exc)
             log.error("github comments stopped early: %s", exc)
@@ -525,7 +550,8 @@ def github_source(
 
 def load_github(pipeline: dlt.Pipeline, client: GitHubClient | None = None, **source_kwargs: Any) -> Any:
     """Run the source into `pipeline`; what was fetched is loaded (with its cursors) even when a
-    rate limit stopped the run, and then `GitHubRateLimited` is raised so the caller sees it."""
+    rate limit stopped the run, and then `GitHubRateLimited` (or `GitHubError` for skipped repos)
+    is raised so the caller sees it."""
     mode = source_kwargs.get("mode") or config.source_mode()
     client = client or GitHubClient(source_kwargs.get("base_url"),
                                     max_rate_wait_s=source_kwargs.pop("max_rate_wait_s", 900.0),
@@ -533,4 +559,6 @@ def load_github(pipeline: dlt.Pipeline, client: GitHubClient | None = None, **so
     info = pipeline.run(github_source(client=client, **source_kwargs))
     if client.stop_reason:
         raise GitHubRateLimited(client.stop_reason)
+    if client.errors:
+        raise GitHubError("loaded the rest, but skipped: " + "; ".join(client.errors))
     return info

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from functools import lru_cache
 
 # --- arXiv ids -------------------------------------------------------------------------------
 _NEW_ID = r"(?P<new>(?:0[7-9]|[1-9]\d)(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?!\d)"
@@ -38,15 +39,18 @@ _CONTEXT = (
 _ARXIV_RE = re.compile(_CONTEXT + r"(?:" + _NEW_ID + r"|" + _OLD_ID.replace("(?<![\\w/.-])", "") + r")",
                        re.IGNORECASE)
 _BARE_OLD_RE = re.compile(_OLD_ID)
+_MAYBE_ID_RE = re.compile(r"\d{4}\.\d{4}|/\d{7}")
+_MAYBE_CONTEXT_RE = re.compile(r"arxiv|/papers/|papers\.cool", re.IGNORECASE)
 
 
 def find_arxiv_ids(text: str | None) -> list[str]:
     """arXiv ids in `text`, without version, in order of first appearance."""
     if not text:
         return []
+    if not _MAYBE_ID_RE.search(text):  # cheap pre-filter: no id-shaped number at all
+        return []
     hits: list[tuple[int, str]] = []
-    lowered_has_arxiv = "arxiv" in text.lower() or "/papers/" in text or "papers.cool" in text
-    if lowered_has_arxiv:
+    if _MAYBE_CONTEXT_RE.search(text):
         for m in _ARXIV_RE.finditer(text):
             hits.append((m.start(), m.group("new") or _canonical_old(m.group("old"))))
     if "/" in text:
@@ -74,6 +78,7 @@ _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
 MAX_PART_RUN = 3
+MAX_PARTS_FOR_RUNS = 8  # longer identifiers are data (base64 and the like), not names
 
 _NOISE = frozenset(
     {k.lower() for k in keyword.kwlist}
@@ -110,28 +115,34 @@ def _keep(token: str) -> bool:
     return True
 
 
+@lru_cache(maxsize=262_144)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    """Tokens of one raw word (cached: code vocabularies repeat across commits)."""
+    if _HEXISH_RE.match(word):  # commit shas, hashes
+        return ()
+    token = _normalise(word)
+    if not token:
+        return ()
+    out = [token] if _keep(token) else []
+    parts = token.split("_")
+    n = len(parts)
+    if 1 < n <= MAX_PARTS_FOR_RUNS:
+        for size in range(1, min(MAX_PART_RUN, n - 1) + 1):
+            for i in range(n - size + 1):
+                run = parts[i:i + size]
+                if size > 1 and (run[0] in _NOISE or run[-1] in _NOISE):
+                    continue
+                sub = "_".join(run)
+                if _keep(sub):
+                    out.append(sub)
+    return tuple(out)
+
+
 def find_tokens(text: str | None) -> set[str]:
     """Normalised identifier tokens in `text` (see the module docstring)."""
     if not text:
         return set()
     out: set[str] = set()
     for word in set(_WORD_RE.findall(text)):
-        if _HEXISH_RE.match(word):  # commit shas, hashes
-            continue
-        token = _normalise(word)
-        if not token:
-            continue
-        if _keep(token):
-            out.add(token)
-        parts = token.split("_")
-        if len(parts) > 1:
-            n = len(parts)
-            for size in range(1, min(MAX_PART_RUN, n - 1) + 1):
-                for i in range(n - size + 1):
-                    run = parts[i:i + size]
-                    if size > 1 and (run[0] in _NOISE or run[-1] in _NOISE):
-                        continue
-                    sub = "_".join(run)
-                    if _keep(sub):
-                        out.add(sub)
+        out.update(_word_tokens(word))
     return out

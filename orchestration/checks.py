@@ -1,7 +1,5 @@
 """Great Expectations suites as Dagster asset checks. Blocking checks stop downstream assets."""
 
-from __future__ import annotations
-
 import dagster as dg
 import duckdb
 

@@ -211,10 +211,28 @@ def test_empty_first_page_accepted_after_retries_when_window_is_empty():
         assert len(fake.requests) == 3  # first try + 2 retries
 
 
-def test_non_utf8_page_raises_instead_of_dropping():
+def test_unreadable_page_is_retried_then_raised_instead_of_dropped():
     window = Window.for_days(date(2025, 2, 1), date(2025, 3, 31))
-    with FakeArxiv(faults=Faults(garbage_next=1)) as fake, pytest.raises(ArxivFeedError, match="not UTF-8"):
-        list(_client(fake.base_url).iter_window(window))
+    expected = _world_ids(date(2025, 2, 1), date(2025, 3, 31))
+    with FakeArxiv(faults=Faults(garbage_next=2)) as fake:  # two bad answers, then a good one
+        assert sorted(_ids(_client(fake.base_url).iter_window(window))) == sorted(expected)
+    with FakeArxiv(faults=Faults(garbage_next=3)) as fake:
+        with pytest.raises(ArxivFeedError, match="not UTF-8"):
+            list(_client(fake.base_url).iter_window(window))
+        assert len(fake.requests) == 3
+
+
+def test_api_error_feed_is_raised_at_once():
+    with FakeArxiv() as fake, pytest.raises(ArxivFeedError, match="unsupported search term"):
+        _client(fake.base_url).fetch_page("ti:dapo", 0)
+    assert len(fake.requests) == 1
+
+
+def test_unreadable_page_fails_the_dlt_run_and_marks_nothing_done(tmp_path):
+    pipe = _pipeline(tmp_path)
+    with pytest.raises(Exception, match="not UTF-8"):
+        pipe.run(arxiv_source(mode="sample", window=WINDOW, now=NOW, sample_faults={"garbage_next": 100}))
+    assert "arxiv" not in pipe.state.get("sources", {})
 
 
 # --- dlt runs -----------------------------------------------------------------------------
@@ -291,3 +309,35 @@ def test_open_window_is_not_marked_done(tmp_path):
     pipe.run(arxiv_source(mode="sample", window=(date(2025, 1, 1), date(2025, 3, 31)), now=now))
     assert pipe.state["sources"]["arxiv"]["done_windows"] == [
         "2025-01-01T00:00/2025-01-31T23:59"]  # February is within the settle period, March is open
+
+
+def test_paper_features_are_loaded_for_every_paper(tmp_path):
+    pipe = _pipeline(tmp_path)
+    pipe.run(arxiv_source(mode="sample", window=WINDOW, now=NOW))
+    n_papers = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]
+    assert _query(tmp_path, "select count(*), count(distinct arxiv_id) from raw_arxiv.paper_features")[0] == (
+        n_papers, n_papers)
+    row = _query(tmp_path, "select is_rl_related, paper_kind, policy_size_b, changes_loss, releases_code, "
+                           "defined_methods, maintainer_framework_ids from raw_arxiv.paper_features "
+                           "where arxiv_id = '2503.14476'")
+    assert row == [(True, "general_method", 32.0, True, True, '["DAPO"]', '["verl"]')]
+
+
+def test_new_screener_version_refetches_and_rescreens_everything(tmp_path, monkeypatch):
+    import ingestion.arxiv as arxiv_mod
+    import ingestion.screening as screening_mod
+
+    pipe = _pipeline(tmp_path)
+    pipe.run(arxiv_source(mode="sample", window=WINDOW, now=NOW))
+    with FakeArxiv() as fake:  # same version: only the recent-updates window is asked
+        pipe.run(arxiv_source(mode="sample", window=WINDOW, base_url=fake.base_url, now=NOW))
+        assert all("lastUpdatedDate" in r["search_query"] for r in fake.requests)
+    monkeypatch.setattr(arxiv_mod, "SCREENER_VERSION", "test-next")
+    monkeypatch.setattr(screening_mod, "SCREENER_VERSION", "test-next")
+    with FakeArxiv() as fake:
+        pipe.run(arxiv_source(mode="sample", window=WINDOW, base_url=fake.base_url, now=NOW))
+        assert sum("submittedDate:[2025" in r["search_query"] and "lastUpdatedDate" not in r["search_query"]
+                   for r in fake.requests) == 9
+    n_papers = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]
+    assert _query(tmp_path, "select screener_version, count(*) from raw_arxiv.paper_features group by 1") == [
+        ("test-next", n_papers)]

@@ -10,11 +10,14 @@ from pathlib import Path
 import dlt
 import duckdb
 import pytest
+import requests
 
 from ingestion import config
 from ingestion.github import (
     GitHubClient,
+    GitHubError,
     GitHubRateLimited,
+    GitHubRetryPolicy,
     github_source,
     is_bot,
     load_github,
@@ -74,7 +77,7 @@ def snapshot(tmp_path: Path) -> set[tuple]:
     return out
 
 
-def test_sample_mode_loads_the_world_split_into_issues_and_prs(tmp_path: Path) -> None:
+def test_sample_mode_loads_the_world_split_into_issues_and_prs_with_bots_flagged(tmp_path: Path) -> None:
     make_pipeline(tmp_path).run(github_source(mode="sample"))
     assert table_counts(tmp_path) == world_counts()
     # a merged PR keeps merged_at; issues are never PRs
@@ -84,10 +87,7 @@ def test_sample_mode_loads_the_world_split_into_issues_and_prs(tmp_path: Path) -
     # replies keep their own timestamps (time to first maintainer reply is computed in dbt)
     first = rows(tmp_path, "select min(created_at) from raw_github.comments where author_association='MEMBER'")
     assert first[0][0] is not None
-
-
-def test_bots_flagged_by_suffix_and_seed(tmp_path: Path) -> None:
-    make_pipeline(tmp_path).run(github_source(mode="sample"))
+    # bots: the [bot] suffix, user.type == "Bot", or a login in the bot_logins seed
     bots = rows(tmp_path, "select distinct author from raw_github.pull_requests where is_bot")
     assert ("dependabot[bot]",) in bots
     assert rows(tmp_path, "select count(*) from raw_github.comments where is_bot and author <> 'github-actions[bot]'") == [(0,)]
@@ -261,3 +261,47 @@ def test_thread_row_tolerates_optional_nulls() -> None:
             "closed_at": None, "comments": None, "author_association": None}
     row = thread_row("trl", "huggingface/trl", item)
     assert row["author"] is None and row["labels"] == "[]" and row["title"] == "" and not row["is_bot"]
+
+
+def _response(status: int, headers: dict[str, str] | None = None, body: bytes = b"[]") -> requests.Response:
+    resp = requests.Response()
+    resp.status_code, resp._content, resp.url = status, body, "http://fake/repos/o/r/issues"
+    resp.headers.update(headers or {})
+    return resp
+
+
+def test_retry_policy_decisions() -> None:
+    clock = FakeClock()
+    policy = GitHubRetryPolicy(max_wait_s=900, clock=clock.now)
+    reset = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(clock.t) + 60)}
+    assert policy(_response(403, reset)) == pytest.approx(61)
+    assert policy(_response(429, {"Retry-After": "5"})) == 5
+    assert policy(_response(403, body=b'{"message": "Resource not accessible"}')) is None
+    assert policy(_response(502)) is None and policy(_response(200)) is None
+    with pytest.raises(GitHubRateLimited):
+        policy(_response(403, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(clock.t) + 7200)}))
+
+
+def test_used_up_budget_on_a_success_waits_before_the_next_call() -> None:
+    clock = FakeClock()
+    client = client_for(clock)
+    answers = [_response(200, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(clock.t) + 100)}),
+               _response(200), _response(200, {"X-RateLimit-Remaining": "0",
+                                                "X-RateLimit-Reset": str(int(clock.t) + 99_999)})]
+    sent: list[str] = []
+    client.http.get = lambda url, params=None: (sent.append(url), answers.pop(0))[1]  # type: ignore[method-assign]
+    client.get_json("/a")
+    client.get_json("/b")
+    assert clock.sleeps and clock.sleeps[0] >= 100  # waited for the reset instead of calling
+    client.get_json("/c")
+    with pytest.raises(GitHubRateLimited):
+        client.get_json("/d")
+    assert len(sent) == 3  # the refused call was never sent
+
+
+def test_missing_repo_is_skipped_and_reported_after_loading_the_rest(tmp_path: Path) -> None:
+    with running_fake_github() as (base, _):
+        with pytest.raises(GitHubError, match="NVIDIA-NeMo/RL"):
+            load_github(make_pipeline(tmp_path), mode="sample", base_url=base, frameworks=["slime", "nemo_rl"])
+    slime = sum(1 for t in build_world().threads if t.framework == "slime" and t.kind == "issue")
+    assert rows(tmp_path, "select count(*) from raw_github.issues where framework_id = 'slime'") == [(slime,)]

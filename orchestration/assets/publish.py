@@ -1,8 +1,7 @@
 """The last step of a refresh: publish a read-only snapshot and report the headline figures."""
 
-from __future__ import annotations
-
 import dagster as dg
+from dagster import AssetExecutionContext
 import duckdb
 
 from ingestion import config
@@ -26,7 +25,7 @@ def headline_rows(con: duckdb.DuckDBPyConnection) -> list[tuple]:
     description="Read-only copy of the warehouse that analysts query; swapped in atomically after a refresh.",
     pool="duckdb_writer",
 )
-def warehouse_snapshot(context: dg.AssetExecutionContext) -> dg.MaterializeResult:
+def warehouse_snapshot(context: AssetExecutionContext) -> dg.MaterializeResult:
     target = warehouse.publish(config.warehouse_path())
     con = warehouse.connect_read_only(target)
     try:

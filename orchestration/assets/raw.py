@@ -1,10 +1,9 @@
 """dlt sources as Dagster assets, keyed `[<dataset>, <table>]` so dbt sources connect to them."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 import dagster as dg
+from dagster import AssetExecutionContext
 from dagster_dlt import DagsterDltResource, DagsterDltTranslator, dlt_assets
 from dagster_dlt.translator import DltResourceTranslatorData
 from dlt.extract.source import DltSource
@@ -44,11 +43,10 @@ def raw_assets(source_name: str, make_source: Callable[[], DltSource]) -> dg.Ass
         dlt_source=make_source(),
         dlt_pipeline=make_pipeline(source_name),
         name=f"load_{source_name}",
-        group_name=DATASETS[source_name],
         dagster_dlt_translator=RawTableTranslator(),
         pool=WRITER_POOL,
     )
-    def _load(context: dg.AssetExecutionContext, dlt: DagsterDltResource):
+    def _load(context: AssetExecutionContext, dlt: DagsterDltResource):
         # A fresh source and pipeline per run pick up the current mode and warehouse path.
         with write_lock():
             yield from dlt.run(

@@ -1,12 +1,11 @@
 """dbt models, seeds and tests as Dagster assets and asset checks."""
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping
 from typing import Any
 
 import dagster as dg
+from dagster import AssetExecutionContext
 from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtCliResource, dbt_assets
 
 from orchestration.assets.raw import WRITER_POOL
@@ -39,7 +38,7 @@ translator = LayeredTranslator(settings=DagsterDbtTranslatorSettings(enable_asse
     pool=WRITER_POOL,
     name="dbt_warehouse",
 )
-def dbt_warehouse(context: dg.AssetExecutionContext, dbt: DbtCliResource):
+def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource):
     os.environ.update(dbt_env())  # the dbt subprocess reads the absolute warehouse path
     with write_lock():
         invocation = dbt.cli(["build"], context=context, raise_on_error=False)

@@ -1,0 +1,378 @@
+"""dlt source `git_history`: commits, files and mentions of each framework's default branch.
+
+Repositories:
+- sample mode: real repositories generated from the sample world (`sample/git_repos.py`);
+- live mode: a bare clone of `https://github.com/<repo>.git` per framework in
+  `<data_dir>/repos/<framework_id>`, made once and `git fetch`ed (forced) afterwards. The remote
+  follows the registry's current name, so a renamed repository (volcengine/verl ->
+  verl-project/verl) keeps its clone, state and rows under one framework_id; the `repo` column
+  always holds the current name. `RLTRACK_GIT_REPO_<FRAMEWORK_ID>` may point at a local
+  repository (used as is) or another clone URL; `RLTRACK_GIT_REMOTE_TEMPLATE` changes the URL
+  pattern (`{repo}` is replaced).
+
+Mining (see `git_mining.py`): first-parent history of the default branch, one `git log` pass;
+`RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows).
+
+Incremental: the source state remembers the last mined commit per framework and branch, and a
+run mines only `last..HEAD`. If `last` is no longer an ancestor of HEAD (force push), the branch
+is re-mined from the merge base and the rows of the commits that left the branch are deleted
+(rows flagged `deleted`, a dlt `hard_delete` column). A ref `refs/rltrack/mined/<branch>` keeps
+the last mined commit's objects alive in the clone so that those rows can be recomputed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import dlt
+
+from ingestion import config
+from ingestion.git_mining import (
+    MAX_SCAN_BYTES_PER_FILE,
+    MinedCommit,
+    MiningStats,
+    count_commits,
+    git,
+    is_ancestor,
+    mine_commits,
+    resolve_ref,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_REMOTE_TEMPLATE = "https://github.com/{repo}.git"
+MINED_REF = "refs/rltrack/mined/{branch}"
+MAX_HEAD_FILE_BYTES = 200_000
+_DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
+
+
+# --- repositories ----------------------------------------------------------------------------
+def _env_override(framework_id: str) -> str | None:
+    return os.environ.get(f"RLTRACK_GIT_REPO_{framework_id.upper()}") or None
+
+
+def ensure_clone(url: str, path: Path, branch: str) -> Path:
+    """A bare clone of `url`'s `branch` at `path`: cloned once, force-fetched afterwards."""
+    refspec = f"+refs/heads/{branch}:refs/heads/{branch}"
+    if (path / "HEAD").exists() or (path / ".git").exists():
+        git(path, "remote", "set-url", "origin", url, check=False)
+        git(path, "fetch", "--quiet", "--prune", "--no-tags", "origin", refspec)
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".cloning")
+    subprocess.run(["rm", "-rf", str(tmp)], check=False)
+    proc = subprocess.run(["git", "clone", "--quiet", "--bare", "--single-branch", "--no-tags",
+                           "--branch", branch, url, str(tmp)], capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git clone {url} failed: {proc.stderr.decode(errors='replace')[:500]}")
+    tmp.rename(path)
+    return path
+
+
+def repository_for(fw: config.Framework, mode: str, repos_dir: Path, remote_template: str) -> Path:
+    """The local repository to mine for `fw` (building, cloning or fetching it as needed)."""
+    override = _env_override(fw.framework_id)
+    if override and Path(override).is_dir():
+        return Path(override)
+    if mode == "sample":
+        from ingestion.sample.git_repos import build_repo
+
+        return build_repo(fw.framework_id, repos_dir / fw.framework_id)
+    url = override or remote_template.format(repo=fw.repo)
+    return ensure_clone(url, repos_dir / fw.framework_id, fw.default_branch)
+
+
+# --- rows ------------------------------------------------------------------------------------
+def commit_row(fw: config.Framework, branch: str, c: MinedCommit, deleted: bool = False) -> dict:
+    return {
+        "framework_id": fw.framework_id, "repo": fw.repo, "sha": c.sha,
+        "parents": json.dumps(c.parents), "is_merge": c.is_merge,
+        "author_name": c.author_name, "author_domain": c.author_domain,
+        "authored_at": c.authored_at, "committed_at": c.committed_at, "message": c.message,
+        "insertions": sum(f.added_lines or 0 for f in c.files),
+        "deletions": sum(f.deleted_lines or 0 for f in c.files),
+        "files_changed": len(c.files), "branch": branch, "on_default_branch": True,
+        "deleted": deleted,
+    }
+
+
+def file_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False) -> Iterator[dict]:
+    for f in c.files:
+        yield {
+            "framework_id": fw.framework_id, "repo": fw.repo, "sha": c.sha, "path": f.path,
+            "old_path": f.old_path, "change_type": f.change_type, "added_lines": f.added_lines,
+            "deleted_lines": f.deleted_lines, "is_binary": f.is_binary,
+            "is_submodule": f.is_submodule, "scan_truncated": f.scan_truncated, "deleted": deleted,
+        }
+
+
+def mention_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False) -> Iterator[dict]:
+    seen: set[tuple[str, str, str, str]] = set()
+    for m in c.mentions:
+        key = (m.path, m.kind, m.value, m.location)
+        if key in seen:  # a path listed twice (copies) must not duplicate a key
+            continue
+        seen.add(key)
+        yield {"framework_id": fw.framework_id, "repo": fw.repo, "sha": c.sha, "path": m.path,
+               "kind": m.kind, "value": m.value, "location": m.location, "deleted": deleted}
+
+
+# --- one run ---------------------------------------------------------------------------------
+@dataclass
+class RepoResult:
+    framework: config.Framework
+    path: Path | None
+    branch: str
+    head_sha: str | None
+    commits: list[MinedCommit] = field(default_factory=list)
+    removed: list[MinedCommit] = field(default_factory=list)  # left the branch (force push)
+    head_changed: bool = False
+
+
+def _state() -> dict:
+    try:
+        return dlt.current.source_state()
+    except Exception:  # resources iterated outside a pipeline (tests, notebooks)
+        return _LOCAL_STATE
+
+
+_LOCAL_STATE: dict = {}
+
+
+def _progress(total: int, label: str):
+    """A tqdm bar on a terminal, nothing otherwise."""
+    if not sys.stderr.isatty() or total < 50:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(total=total, desc=f"mining {label}", unit="commit", file=sys.stderr, leave=False)
+
+
+class MiningRun:
+    """Mines each framework once per source run; every resource reads the cached result."""
+
+    def __init__(self, frameworks: list[config.Framework], mode: str, repos_dir: Path,
+                 remote_template: str, engine: str, max_scan_bytes: int, full: bool) -> None:
+        self.frameworks = frameworks
+        self.mode = mode
+        self.repos_dir = repos_dir
+        self.remote_template = remote_template
+        self.engine = engine
+        self.max_scan_bytes = max_scan_bytes
+        self.full = full
+        self.stats = MiningStats()
+        self._results: dict[str, RepoResult] = {}
+
+    def results(self) -> Iterator[RepoResult]:
+        for fw in self.frameworks:
+            yield self.result(fw)
+
+    def result(self, fw: config.Framework) -> RepoResult:
+        if fw.framework_id not in self._results:
+            self._results[fw.framework_id] = self._mine(fw)
+        return self._results[fw.framework_id]
+
+    def _mine_range(self, repo: Path, rev_range: str, stats: MiningStats, label: str) -> list[MinedCommit]:
+        if self.engine == "pydriller":
+            from ingestion.git_pydriller import pydriller_commits
+
+            return list(pydriller_commits(repo, rev_range, stats, max_scan_bytes=self.max_scan_bytes))
+        bar = _progress(count_commits(repo, rev_range), label)
+        try:
+            return list(mine_commits(repo, rev_range, stats, max_scan_bytes=self.max_scan_bytes,
+                                     on_commit=(lambda _c: bar.update(1)) if bar else None))
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _mine(self, fw: config.Framework) -> RepoResult:
+        stats = MiningStats()
+        repo = repository_for(fw, self.mode, self.repos_dir, self.remote_template)
+        branch = fw.default_branch
+        head = resolve_ref(repo, f"refs/heads/{branch}")
+        if head is None:
+            head = resolve_ref(repo, "HEAD")
+            if head is None:
+                stats.empty_repos += 1
+                log.warning("git_history: %s has no commits (%s)", fw.framework_id, repo)
+                self.stats.add(stats)
+                return RepoResult(fw, repo, branch, None)
+            stats.missing_branches += 1
+            log.warning("git_history: %s has no branch %r, mining HEAD", fw.framework_id, branch)
+        key = f"{fw.framework_id}@{branch}"
+        remembered = _state().setdefault("last_mined", {})
+        last = None if self.full else (remembered.get(key) or {}).get("sha")
+        result = RepoResult(fw, repo, branch, head, head_changed=last != head)
+        if last == head:
+            pass
+        elif last and resolve_ref(repo, last) and is_ancestor(repo, last, head):
+            result.commits = self._mine_range(repo, f"{last}..{head}", stats, fw.framework_id)
+        elif last:
+            stats.history_rewrites += 1
+            base = git(repo, "merge-base", last, head, check=False) if resolve_ref(repo, last) else ""
+            log.warning("git_history: %s@%s was rewritten (%s is not an ancestor of %s); "
+                        "re-mining from %s", fw.framework_id, branch, last[:12], head[:12],
+                        base[:12] or "the root")
+            result.commits = self._mine_range(repo, f"{base}..{head}" if base else head, stats,
+                                              fw.framework_id)
+            if resolve_ref(repo, last):
+                kept = {c.sha for c in result.commits}
+                gone = self._mine_range(repo, f"{base}..{last}" if base else last, MiningStats(),
+                                        fw.framework_id)
+                result.removed = [c for c in gone if c.sha not in kept]
+            else:
+                log.warning("git_history: objects of %s are gone; stale rows cannot be removed", last[:12])
+        else:
+            result.commits = self._mine_range(repo, head, stats, fw.framework_id)
+        git(repo, "update-ref", MINED_REF.format(branch=branch), head, check=False)
+        remembered[key] = {"sha": head, "repo": fw.repo,
+                           "mined_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        log.info("git_history: %s %s..%s: %d new commits, %d removed, stats %s", fw.framework_id,
+                 (last or "root")[:12], head[:12], len(result.commits), len(result.removed), stats.as_dict())
+        self.stats.add(stats)
+        return result
+
+
+# --- HEAD snapshot ---------------------------------------------------------------------------
+def classify_head_path(path: str, docs_paths: Iterable[str]) -> str | None:
+    """contributing | pr_template | issue_template | codeowners | docs | None."""
+    lower = path.lower()
+    parent, _, name = lower.rpartition("/")
+    top = parent in ("", ".github", "docs")
+    if top and name.startswith("contributing"):
+        return "contributing"
+    if top and name == "codeowners":
+        return "codeowners"
+    if (top and name.startswith("pull_request_template")) or parent == ".github/pull_request_template":
+        return "pr_template"
+    if parent == ".github/issue_template" or (top and name.startswith("issue_template")):
+        return "issue_template"
+    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith((".md", ".mdx", ".rst")):
+        return "docs"
+    return None
+
+
+def head_files(repo: Path, head: str, docs_paths: Iterable[str]) -> list[dict]:
+    """Contribution files and docs at `head`: path, size, kind, content (docs capped in size)."""
+    listing = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "-l", "-z", head],
+                             capture_output=True, check=True).stdout
+    wanted: list[tuple[str, str, str, int]] = []  # (object, path, kind, size)
+    for entry in listing.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        mode, otype, obj, size = meta.split()
+        path = raw_path.decode("utf-8", errors="replace")
+        kind = classify_head_path(path, docs_paths)
+        if otype == b"blob" and kind and mode != b"120000":
+            wanted.append((obj.decode(), path, kind, int(size)))
+    if not wanted:
+        return []
+    batch = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch"],
+                           input="".join(f"{o}\n" for o, *_ in wanted).encode(),
+                           capture_output=True, check=True).stdout
+    out, pos = [], 0
+    for obj, path, kind, size in wanted:
+        header_end = batch.index(b"\n", pos)
+        length = int(batch[pos:header_end].split()[2])
+        blob = batch[header_end + 1:header_end + 1 + length]
+        pos = header_end + 1 + length + 1
+        out.append({"path": path, "kind": kind, "size_bytes": size,
+                    "content": blob[:MAX_HEAD_FILE_BYTES].decode("utf-8", errors="replace")})
+    return out
+
+
+# --- the dlt source --------------------------------------------------------------------------
+def _frameworks(frameworks: Iterable[str | config.Framework] | None, mode: str) -> list[config.Framework]:
+    registry = {f.framework_id: f for f in config.frameworks(sample_only=(mode == "sample"))}
+    if frameworks is None:
+        return list(registry.values())
+    out = []
+    for f in frameworks:
+        if isinstance(f, config.Framework):
+            out.append(f)
+        elif f in registry:
+            out.append(registry[f])
+        else:
+            raise ValueError(f"unknown framework {f!r}")
+    return out
+
+
+@dlt.source(name="git_history")
+def git_history_source(
+    mode: str | None = None,
+    frameworks: Iterable[str | config.Framework] | None = None,
+    repos_dir: Path | str | None = None,
+    remote_template: str | None = None,
+    engine: str | None = None,
+    max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
+    full: bool = False,
+):
+    """Commits, changed files, mentions and HEAD contribution files of each framework.
+
+    `full=True` ignores the remembered state and re-mines every branch from its root."""
+    mode = mode or config.source_mode()
+    if repos_dir is None:
+        repos_dir = config.data_dir() / ("sample_repos" if mode == "sample" else "repos")
+    run = MiningRun(
+        _frameworks(frameworks, mode), mode, Path(repos_dir),
+        remote_template or os.environ.get("RLTRACK_GIT_REMOTE_TEMPLATE", DEFAULT_REMOTE_TEMPLATE),
+        (engine or os.environ.get("RLTRACK_GIT_ENGINE", "git")).lower(), max_scan_bytes, full,
+    )
+
+    @dlt.resource(name="commits", primary_key=("repo", "sha"), write_disposition="merge", columns=_DELETED)
+    def commits() -> Iterator[dict]:
+        for r in run.results():
+            for c in r.removed:
+                yield commit_row(r.framework, r.branch, c, deleted=True)
+            for c in r.commits:
+                yield commit_row(r.framework, r.branch, c)
+        log.info("git_history: run stats %s", run.stats.as_dict())
+
+    @dlt.resource(name="commit_files", primary_key=("repo", "sha", "path"), write_disposition="merge",
+                  columns=_DELETED)
+    def commit_files() -> Iterator[dict]:
+        for r in run.results():
+            for c in r.removed:
+                yield from file_rows(r.framework, c, deleted=True)
+            for c in r.commits:
+                yield from file_rows(r.framework, c)
+
+    @dlt.resource(name="commit_mentions", primary_key=("repo", "sha", "path", "kind", "value", "location"),
+                  write_disposition="merge", columns=_DELETED)
+    def commit_mentions() -> Iterator[dict]:
+        for r in run.results():
+            for c in r.removed:
+                yield from mention_rows(r.framework, c, deleted=True)
+            for c in r.commits:
+                yield from mention_rows(r.framework, c)
+
+    @dlt.resource(name="repo_files_at_head", primary_key=("framework_id", "path"), write_disposition="merge",
+                  columns=_DELETED)
+    def repo_files_at_head() -> Iterator[dict]:
+        known = _state().setdefault("head_files", {})
+        for r in run.results():
+            if r.head_sha is None or r.path is None or not r.head_changed:
+                continue
+            fw = r.framework
+            rows = head_files(r.path, r.head_sha, fw.docs_paths)
+            for row in rows:
+                yield {"framework_id": fw.framework_id, "repo": fw.repo, "head_sha": r.head_sha,
+                       **row, "deleted": False}
+            current = sorted(row["path"] for row in rows)
+            for gone in sorted(set(known.get(fw.framework_id, [])) - set(current)):
+                yield {"framework_id": fw.framework_id, "repo": fw.repo, "head_sha": r.head_sha,
+                       "path": gone, "deleted": True}
+            known[fw.framework_id] = current
+
+    return commits, commit_files, commit_mentions, repo_files_at_head

@@ -1,0 +1,401 @@
+"""Rule-based paper screening over title, abstract, comment and affiliations (pure Python).
+
+Every classifier returns its value together with the signal that decided it, so the warehouse can
+show *why* a paper was screened the way it was. Scope of each feature:
+- is_rl_related: the paper is about reinforcement learning *for language models* (RLHF, RLVR,
+  preference optimisation, GRPO/PPO...); classic control/robotics RL without an LLM is not.
+- paper_kind: general_method | application | benchmark | dataset | survey | analysis | not_rl.
+- policy_size_b: largest *trained policy* size in billions of parameters (RL papers only); sizes
+  of reward models, judges, teachers, compared-against models and token counts are ignored.
+- changes_loss: the proposed method (general_method papers) changes a coefficient, clip, mask,
+  weight or normalisation inside an existing policy loss.
+- releases_code: the paper links its own code (not a framework it builds on) or states it is out.
+- defined_methods: names the paper defines (title acronym before a colon, "we propose X").
+- maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ingestion.arxiv_parse import find_code_urls
+
+SCREENER_VERSION = "1.0"
+
+KINDS = ("general_method", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
+
+
+@dataclass(frozen=True)
+class PaperText:
+    title: str
+    abstract: str = ""
+    comment: str | None = None
+    affiliations: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return f"{self.title}. {self.abstract}"
+
+    @classmethod
+    def from_row(cls, row: dict) -> PaperText:
+        """From a `raw_arxiv.papers` row (authors as JSON text or a list of dicts)."""
+        authors = row.get("authors") or []
+        if isinstance(authors, str):
+            authors = json.loads(authors)
+        affs = tuple(a["affiliation"] for a in authors if isinstance(a, dict) and a.get("affiliation"))
+        return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"), affs)
+
+
+def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
+    return re.compile(pattern, flags)
+
+
+# --- RL relevance --------------------------------------------------------------------------------
+_RL_TERM = _rx(
+    r"reinforcement[- ]learning|\b(?:RL|RLHF|RLVR|RLAIF|RLOO|PPO|GRPO|DPO|REINFORCE(?:\+\+)?)\b|"
+    r"policy[- ]optimi[sz]ation|policy[- ]gradients?|reward model(?:s|ing)?|verifiable rewards?|"
+    r"preference optimi[sz]ation|actor[- ]critic|reward shaping|reward maximi[sz]ation|maximi[sz]ing (?:the )?reward|"
+    r"policy objective|rollouts?\b|(?-i:\b[A-Z][A-Za-z\-]*(?:PO|RL))\b"
+)
+_RL_NEGATED = _rx(
+    r"(?:(?<!with and )without|no need for|instead of|unlike|rather than|alternative to|free of|avoids?|"
+    r"no)\s+(?:[\w\-]+\s+(?:or|and)\s+)?(?:(?:any|costly|expensive|the|explicit)\s+)?(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b"
+    r"(?:\s+(?:or|and)\s+(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b)?"
+)
+_LLM_TERM = _rx(
+    r"language models?|\bLLMs?\b|\bLMs?\b|reasoning models?|\bVLMs?\b|vision[- ]language|chatbots?|"
+    r"\b(?:Qwen|Llama|Mistral|Mixtral|DeepSeek|Gemma|Phi|GPT|OLMo|InternLM|GLM)[\w.\-]*|post-train|"
+    r"chain[- ]of[- ]thought|\bRLHF\b|\bRLVR\b|\bRLAIF\b|\bGRPO\b|\bDPO\b|alignment|instruction[- ]tun|"
+    r"tokens?\b|\bAIME\b|\bMATH\b|GSM8K|reasoning|\b\d+(?:\.\d+)?\s*[BT]\b|\d[BT]-parameter|mixture-of-experts|"
+    r"\bMoE\b|tool[- ]call\w*|code models?|programming problems|prompts?\b"
+)
+
+
+def is_rl_related(p: PaperText) -> tuple[bool, str]:
+    text = p.text
+    negated = {m.span() for m in _RL_NEGATED.finditer(text)}
+    hits = [m for m in _RL_TERM.finditer(text)
+            if not any(a <= m.start() < b for a, b in negated) and m.group(0) not in _NOT_RL_PO]
+    if not hits:
+        return False, "negated RL mention only" if negated else "no RL term"
+    if _RL_NEGATED.search(p.title) and not any(m.start() < len(p.title) for m in hits):
+        return False, "title negates RL"
+    llm = _LLM_TERM.search(text)
+    if not llm:
+        return False, f"RL term '{hits[0].group(0)}' without a language-model term"
+    return True, f"RL term '{hits[0].group(0)}'"
+
+
+_NOT_RL_PO = {"EXPO", "TYPO", "REPO", "UPO"}  # upper-case words ending in PO that are not *PO methods
+
+
+# --- kind ---------------------------------------------------------------------------------------
+_SURVEY_TITLE = _rx(r"\b(?:survey|review|overview|tutorial|primer|taxonomy|roadmap|landscape)\b")
+_SURVEY_ABS = _rx(r"\b(?:this|our) (?:survey|review|paper surveys)|\bwe (?:survey|review|systematically review)\b")
+_BENCH_TITLE = _rx(r"\bbench(?:marks?)?\b|(?-i:[a-z]Bench)\b|\barena\b|\bleaderboard\b|\bevaluation suite\b")
+_BENCH_ABS = _rx(r"\bwe (?:introduce|present|propose|construct|build|release|develop)\s+(?:\w+[\s,:-]+){0,4}?"
+                 r"(?:a |an |the )?(?:new |novel |challenging |comprehensive )*(?:benchmark|evaluation suite|leaderboard)")
+_DATA_TITLE = _rx(r"\b(?:dataset|corpus|corpora|data collection|\d+k problems|collection of \w+ problems)\b")
+_DATA_ABS = _rx(r"\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
+                r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)")
+_METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|estimator|technique|training (?:recipe|scheme|method)|"
+                r"(?:policy )?optimi[sz]er|variant|regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism)")
+_METHOD_ABS = _rx(r"\bwe (?:propose|introduce|present|develop|design|derive)\b[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
+                  r"|\bwe propose (?:to \w+|\w+ing)\b")
+_METHOD_TITLE = _rx(r"policy optimi[sz]ation|policy gradient|advantage estimat|\bobjective\b|\bloss\b|"
+                    r"\bclipp?(?:ing)?\b|\bbaseline\b|\bestimator\b|\btrust region\b")
+_APPLY_ABS = _rx(r"\bwe (?:apply|adapt|use|employ|leverage) (?:reinforcement learning|RL|GRPO|PPO|DPO|RLVR|RLHF)"
+                 r"[^.]{0,80}?\b(?:to|for)\b|task-specific reward|domain-specific reward")
+_DOMAIN = _rx(
+    r"\b(?:medical|medicine|clinical|radiology|health|biomedical|patient|molecul\w*|drug|protein|chemi\w+|"
+    r"materials? (?:design|discovery)|chip|circuit|\bEDA\b|legal|law|financ\w*|trading|text-to-sql|sql|"
+    r"(?:machine )?translation|recommend\w*|robot\w*|autonomous driving|driving|web navigation|web agents?|"
+    r"gui|e-commerce|advertis\w+|education\w*|tutoring|speech|asr|tts|music|theorem proving|lean ?4?|"
+    r"tool[- ](?:calling|use)|function calling|search engines?|retrieval-augmented|rag|customer service|"
+    r"cybersecurity|vulnerabilit\w+|game playing|poker|chess|weather|geospatial|remote sensing|"
+    r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video)\b"
+)
+_ANALYSIS_TITLE = _rx(r"^(?:understanding|rethinking|revisiting|investigating|on the|what|why|when|how|does|do|is|can|"
+                      r"are|towards? (?:a )?(?:better )?understanding)\b|\banalys[ie]s\b|\bempirical study\b|"
+                      r"\bperspective\b|\bposition\b|\bdemystif|\bunderstanding\b|\breally\b|\blessons\b|\?")
+_ANALYSIS_ABS = _rx(r"\bwe (?:analy[sz]e|study|investigate|examine|characteri[sz]e|measure|find|show that|"
+                    r"revisit|ask|conduct (?:a |an )?(?:systematic |large-scale |extensive )?(?:empirical )?"
+                    r"(?:study|analysis))\b|\bempirical study\b|\bour (?:analysis|findings)\b")
+
+
+def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, str]:
+    """(kind, deciding signal). Titles decide first; then abstracts; method beats analysis."""
+    related, why = rl or is_rl_related(p)
+    if not related:
+        return "not_rl", why
+    title, abstract = p.title, p.abstract
+    if m := _SURVEY_TITLE.search(title):
+        return "survey", f"title: {m.group(0)}"
+    if m := _BENCH_TITLE.search(title):
+        return "benchmark", f"title: {m.group(0)}"
+    if m := _DATA_TITLE.search(title):
+        return "dataset", f"title: {m.group(0)}"
+    if m := _SURVEY_ABS.search(abstract):
+        return "survey", f"abstract: {m.group(0)}"
+    domain = _DOMAIN.search(title)
+    apply = _APPLY_ABS.search(abstract)
+    method = _METHOD_ABS.search(abstract) or _named_proposal(abstract)
+    title_method = _METHOD_TITLE.search(title) or _title_acronym(title)
+    if domain:
+        return "application", f"title domain: {domain.group(0)}"
+    if apply and (not method or apply.start() < method.start()):
+        return "application", f"abstract: {apply.group(0)}"
+    if m := _BENCH_ABS.search(abstract):
+        if not method or m.start() < method.start():
+            return "benchmark", f"abstract: {m.group(0)[:80]}"
+    if m := _DATA_ABS.search(abstract):
+        if not method or m.start() < method.start():
+            return "dataset", f"abstract: {m.group(0)[:80]}"
+    adomain = _DOMAIN.search(abstract)
+    if method:
+        end = abstract.find(". ", method.end())
+        sentence = abstract[method.start():end if end >= 0 else len(abstract)]
+        if d := _DOMAIN.search(sentence):
+            return "application", f"domain in proposal: {d.group(0)}"
+        return "general_method", f"abstract: {method.group(0)[:80]}"
+    if adomain and not _ANALYSIS_TITLE.search(title):
+        return "application", f"abstract domain: {adomain.group(0)}"
+    if title_method and not _ANALYSIS_TITLE.search(title):
+        sig = title_method if isinstance(title_method, str) else title_method.group(0)
+        return "general_method", f"title: {sig}"
+    if m := (_ANALYSIS_TITLE.search(title) or _ANALYSIS_ABS.search(abstract)):
+        return "analysis", f"analysis cue: {m.group(0)}"
+    if m := re.search(r"\bwe propose\b", abstract, re.I):
+        return "general_method", f"abstract: {m.group(0)}"
+    return "analysis", "RL paper without a proposal cue"
+
+
+# --- method names -------------------------------------------------------------------------------
+_NAME = r"(?:Dr\. )?[A-Z][A-Za-z0-9]*(?:[-.+][A-Za-z0-9+]+)*\+*"
+_TITLE_PREFIX = re.compile(r"^\s*(" + _NAME + r")\s*:")
+_PROPOSE_NAME = re.compile(
+    r"\b[Ww]e (?:propose|introduce|present|develop|design|call|name|term|dub)\s+"
+    r"(?:(?:a|an|the) )?(?:(?:new|novel|simple|effective|principled|general|lightweight|scalable|efficient)"
+    r"[ ,]+)*(?:(?:RL |reinforcement learning |policy optimi[sz]ation |training )?"
+    r"(?:algorithm|method|approach|objective|framework|technique|variant|recipe)\s*,?\s*"
+    r"(?:called|named|dubbed|termed)?\s*)?(" + _NAME + r")(?=[\s,.;:)(]|$)"
+)
+_PAREN_ACRONYM = re.compile(
+    r"\b[Ww]e (?:propose|introduce|present|develop|design)\s+(?:(?:a|an|the) )?(?:[a-z\-]+ ){0,3}"
+    r"((?:[A-Z][\w\-]*\s+){1,7})\((" + _NAME + r")\)"
+)
+_OUR_NAME = re.compile(r"\b[Oo]ur (?:method|algorithm|approach|objective|framework),? (" + _NAME + r")\b")
+_AND_NAME = re.compile(r"^\s+and (?:the )?(" + _NAME + r")(?= (?:algorithm|method|objective|loss)\b)")
+_MODEL_LIKE = re.compile(r"-(?:[A-Z]?\d+(?:\.\d+)?[A-Za-z]?)$|\d+(?:\.\d+)?[BM]\b")
+_NOT_NAMES = {"A", "An", "The", "We", "Our", "In", "This", "To", "On", "LLM", "LLMs", "RL", "RLHF", "RLVR", "PPO",
+              "GRPO", "DPO", "AI", "It", "Large", "Reinforcement", "Towards", "Beyond"}
+
+
+def _acronym_like(name: str) -> bool:
+    if name.startswith("Dr. "):  # "Dr. GRPO" is a new name even though GRPO alone is not
+        return len(name) <= 30
+    upper = sum(c.isupper() for c in name)
+    if re.fullmatch(r"(?:FP|BF|INT|FP)\d+|[A-Z]?\d+(?:\.\d+)?[BMK]?", name):  # FP16, 7B: not method names
+        return False
+    return (upper >= 2 or "+" in name or any(c.isdigit() for c in name)) and name not in _NOT_NAMES and len(name) <= 30
+
+
+def _title_acronym(title: str) -> str | None:
+    m = _TITLE_PREFIX.match(title)
+    return m.group(1) if m and _acronym_like(m.group(1)) else None
+
+
+def _named_proposal(abstract: str) -> re.Match[str] | None:
+    for m in _PROPOSE_NAME.finditer(abstract):
+        if _acronym_like(m.group(1)):
+            return m
+    return None
+
+
+def defined_methods(p: PaperText, kind: str | None = None) -> list[str]:
+    """Method names the paper defines (only for method and application papers)."""
+    kind = kind or paper_kind(p)[0]
+    if kind not in ("general_method", "application"):
+        return []
+    names: list[str] = []
+    for m in _PROPOSE_NAME.finditer(p.abstract):
+        if _acronym_like(m.group(1)):
+            names.append(m.group(1))
+            if (more := _AND_NAME.match(p.abstract[m.end():])) and _acronym_like(more.group(1)):
+                names.append(more.group(1))
+    for m in _OUR_NAME.finditer(p.abstract):
+        if _acronym_like(m.group(1)):
+            names.append(m.group(1))
+    for m in _PAREN_ACRONYM.finditer(p.abstract):
+        if _acronym_like(m.group(2)):
+            names.append(m.group(2))
+    prefix = _title_acronym(p.title)
+    if prefix and not (names and prefix not in names and _MODEL_LIKE.search(prefix)):
+        names.insert(0, prefix)
+    out: list[str] = []
+    for n in names:
+        if n not in out:
+            out.append(n)
+    return out
+
+
+# --- policy size --------------------------------------------------------------------------------
+_SIZE = re.compile(
+    r"(?<![\w.])(?:(?P<experts>\d+)\s*[x×]\s*)?(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>[BMT])(?:-A\d+(?:\.\d+)?B)?(?![\w])"
+    r"|(?<![\w.])(?P<num2>\d+(?:\.\d+)?)[\s-]*(?P<unit2>billion|million|trillion)(?:[\s-]+parameters?)?",
+)
+_SIZE_UNIT = {"B": 1.0, "M": 0.001, "T": 1000.0, "billion": 1.0, "million": 0.001, "trillion": 1000.0}
+_NOT_POLICY_AFTER = _rx(r"^[\s-]*(?:tokens?|token|words|images|samples|examples|steps|pairs|hours|problems|"
+                        r"prompts|trajectories|\$)")
+_NOT_POLICY_BEFORE = _rx(
+    r"(?:distil\w* (?:\w+ )?from|"
+    r"outperform(?:s|ing)?|surpass(?:es|ing)?|rival(?:s|ing)?|compared? (?:to|with)|(?:compare|comparison) against|"
+    r"matches|match|frozen|fixed|below|under|less than|fewer than|smaller than|"
+    r"than|versus|vs\.?|generated by|annotated by|labell?ed by|from the|tokens? from|"
+    r"corpus of|dataset of)(?:[^.;]|\.(?=\S)){0,30}$"
+)
+# a role noun right before the model name: "a reward model based on Qwen2.5-72B", "judges from 7B to 72B"
+_ROLE_BEFORE = _rx(r"(?:reward[- ]models?|\bRMs?|judges?|verifiers?|teachers?|critics?|graders?)"
+                   r"(?:\s+(?:is|are|of|from|based on|initiali[sz]ed from|such as|like|uses?|with))?"
+                   r"(?:\s+(?:a|an|the))?\s*(?:[\w\-]|\.(?=\S))*(?:\s+to\s+(?:[\w\-]|\.(?=\S))*)?$")
+_NOT_POLICY_NAME_AFTER = _rx(r"^[\w.\-]*\s*(?:as (?:the |a )?(?:reward model|judge|verifier|teacher|critic|grader)|"
+                             r"(?:reward model|judge|verifier|teacher|critic)\b)")
+_MONEY_BEFORE = re.compile(r"[$€£]\s*$")
+# the size sits inside a data artefact's name, e.g. OpenR1-7B-Traces
+_DATA_NAME_AFTER = _rx(r"^[\w.]*-(?:traces|data|dataset|corpus|pairs|prefs|preferences|rollouts|sft|mix)\b")
+
+
+def policy_size_b(p: PaperText, rl: bool | None = None, kind: str | None = None) -> tuple[float | None, str | None]:
+    """Largest trained-policy size in billions of parameters, with the matched text (None for surveys)."""
+    if rl is None:
+        rl = is_rl_related(p)[0]
+    if not rl or kind == "survey":
+        return None, None
+    text = p.text
+    best: tuple[float, str] | None = None
+    for m in _SIZE.finditer(text):
+        num = float(m.group("num") or m.group("num2"))
+        unit = m.group("unit") or m.group("unit2")
+        size = num * _SIZE_UNIT[unit] * (int(m.group("experts")) if m.group("experts") else 1)
+        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
+        if _MONEY_BEFORE.search(before) or _NOT_POLICY_AFTER.search(after) or _DATA_NAME_AFTER.search(after):
+            continue
+        if _NOT_POLICY_BEFORE.search(before) or _ROLE_BEFORE.search(before) or _NOT_POLICY_NAME_AFTER.search(after):
+            continue
+        if unit in ("M", "million") and not re.search(r"param|model|policy|\bLM\b", text[m.start():m.end() + 25], re.I):
+            continue
+        if best is None or size > best[0]:
+            best = (size, m.group(0).strip())
+    return (round(best[0], 3), best[1]) if best else (None, None)
+
+
+# --- loss change --------------------------------------------------------------------------------
+_LOSS_CONTEXT = r"(?:loss|objective|surrogate|policy[- ]gradient|importance (?:sampling )?ratio|probability ratio|ratio)"
+_LOSS_CHANGE = [
+    _rx(r"\b(?:clip(?:ping|ped|s)?|clip-higher|decoupled clip|asymmetric clip\w*|clipping range)\b[^.]{0,60}?\b"
+        + _LOSS_CONTEXT + r"\b"),
+    _rx(r"\b" + _LOSS_CONTEXT + r"\b[^.]{0,40}?\bclip(?:ping|ped|s)?\b"),
+    _rx(r"\b(?:mask(?:s|ing|ed)?)\b[^.]{0,60}?\b(?:out of|from|in) the (?:\w+[- ])?" + _LOSS_CONTEXT + r"\b"),
+    _rx(r"\b(?:weight(?:s|ing)?|reweight(?:s|ing)?|coefficient|normali[sz]ation|normali[sz]es?|aggregation|"
+        r"penalty|regulari[sz]ation term|scaling|margin|importance sampling)\b[^.]{0,60}?\b(?:to|in|of|from|on) the (?:\w+[- ]){0,2}"
+        + _LOSS_CONTEXT + r"\b"),
+    _rx(r"\badds? (?:an? )?[\w\- ]{0,40}?(?:term|penalty|bonus|regulari[sz]er)\b[^.]{0,60}?\bto the (?:\w+[- ]){0,2}"
+        + _LOSS_CONTEXT + r"\b"),
+    _rx(r"\breweights? (?:the )?token-level (?:advantages|losses|gradients)\b"),
+    _rx(r"\b(?:KL|entropy) (?:coefficient|penalty|bonus|term)\b[^.]{0,50}?\b(?:remov|drop|chang|adapt|replac|"
+        r"schedul|tun)\w*|\b(?:remov|drop|chang|adapt|replac)\w* (?:the )?(?:KL|entropy) (?:coefficient|penalty|term)\b"),
+    _rx(r"\bclip\w* (?:the )?importance (?:sampling )?(?:weights?|ratios?)\b"),
+    _rx(r"\b(?:decoupled|modified|revised|reweighted|unbiased) (?:\w+ )?(?:objective|loss)\b|\bgradient weights\b"),
+    _rx(r"\btoken-level (?:policy[- ]gradient )?loss\b|\bsequence-level (?:importance )?(?:ratio|clipping)\b"),
+]
+_LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:ped)? rewards?|reward clipping|"
+                          r"(?-i:\bCLIP\b)|video clips?|audio clips?|masked language model|attention masks?|weight decay|"
+                          r"model weights|open[- ]weights?|mask tokens for diffusion")
+
+
+def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | None]:
+    """Does the proposed method change a coefficient/clip/mask/weight in an existing loss?"""
+    kind = kind or paper_kind(p)[0]
+    if kind != "general_method":
+        return False, None
+    text = _LOSS_FALSE_FRIENDS.sub(" ", p.text)
+    for rx in _LOSS_CHANGE:
+        if m := rx.search(text):
+            return True, m.group(0)[:100]
+    return False, None
+
+
+# --- code release -------------------------------------------------------------------------------
+_CODE_PHRASE = _rx(r"\b(?:code|implementation|source code|codebase)s?\b(?: and (?:data|models?|checkpoints|weights))?"
+                   r" (?:is|are|will be|has been|have been)? ?(?:publicly |made |openly )*(?:available|released|open-sourced)"
+                   r"|\bwe (?:release|open-source|open source) (?:our |the )?(?:code|implementation)")
+_NOT_OURS_BEFORE = _rx(r"(?:based on|buil[dt]s? (?:up)?on|building on|on top of|using|uses|we use|via|extends?|"
+                       r"fork of|from)\s*(?:the )?(?:\w+[\s-]){0,3}\(?\s*$")
+_NOT_CODE_URL = _rx(r"huggingface\.co/(?!spaces/)")
+
+
+def releases_code(p: PaperText) -> tuple[bool, str | None]:
+    text = f"{p.abstract} {p.comment or ''}"
+    for url in find_code_urls(p.abstract, p.comment):
+        if _NOT_CODE_URL.search(url):
+            continue
+        bare = url.split("://", 1)[-1]
+        pos = text.find(bare)
+        before = text[max(0, pos - 50):pos].removesuffix("https://").removesuffix("http://")
+        if pos >= 0 and _NOT_OURS_BEFORE.search(before) and not re.search(r"\b(?:our|code|we release)\b", before, re.I):
+            continue
+        return True, url
+    if m := _CODE_PHRASE.search(text):
+        if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
+            return True, m.group(0)
+    return False, None
+
+
+# --- maintainer affiliation ---------------------------------------------------------------------
+def maintainer_framework_ids(p: PaperText, frameworks: Iterable) -> list[str]:
+    """Frameworks whose maintainer org or domain is an author's lab.
+
+    The lab is the first comma-separated unit of an affiliation ("Qwen Team, Alibaba Inc." -> "Qwen
+    Team"), so a parent company alone does not make every team of it a maintainer; domains match
+    anywhere (emails are sometimes given in affiliations).
+    """
+    units = []
+    for aff in p.affiliations:
+        for one in aff.split(";"):
+            units.append(one.split(",")[0].strip())
+    labs = " | ".join(units)
+    full = " | ".join(p.affiliations)
+    out = []
+    for fw in frameworks:
+        hit = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", labs, re.I) for o in fw.maintainer_orgs if o)
+        hit = hit or any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
+        if hit:
+            out.append(fw.framework_id)
+    return out
+
+
+# --- one row of raw_arxiv.paper_features -----------------------------------------------------------
+def screen(row: dict, frameworks: Sequence) -> dict:
+    p = PaperText.from_row(row)
+    rl = is_rl_related(p)
+    kind, kind_signal = paper_kind(p, rl)
+    size, size_signal = policy_size_b(p, rl[0], kind)
+    loss, loss_signal = changes_loss(p, kind)
+    code, _ = releases_code(p)
+    return {
+        "arxiv_id": row["arxiv_id"],
+        "is_rl_related": rl[0],
+        "paper_kind": kind,
+        "kind_signal": kind_signal if kind != "not_rl" else rl[1],
+        "policy_size_b": size,
+        "size_signal": size_signal,
+        "changes_loss": loss,
+        "loss_signal": loss_signal,
+        "releases_code": code,
+        "defined_methods": json.dumps(defined_methods(p, kind)),
+        "maintainer_framework_ids": json.dumps(maintainer_framework_ids(p, frameworks)),
+        "screener_version": SCREENER_VERSION,
+    }

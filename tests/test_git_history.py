@@ -1,0 +1,239 @@
+"""Mining and the dlt source, on repositories these tests create with git."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import dlt
+import duckdb
+import pytest
+
+from ingestion import config
+from ingestion.git_history import classify_head_path, ensure_clone, git_history_source
+from ingestion.git_mining import MiningStats, mine_commits
+
+FW = config.Framework("toy", "Toy", "toy-org/toy", (), "main", ("Toy",), ("toy.dev",), ("docs/",), True)
+
+
+class Repo:
+    """A throwaway git repository with deterministic dates."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tick = 0
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, input: bytes | None = None) -> str:
+        self.tick += 1
+        stamp = f"2025-03-{1 + self.tick % 27:02d}T12:{self.tick % 60:02d}:00+00:00"
+        env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@toy.dev",
+               "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@toy.dev",
+               "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        out = subprocess.run(["git", "-C", str(self.path), *args], env=env, input=input,
+                             capture_output=True, check=True)
+        return out.stdout.decode().strip()
+
+    def commit(self, message: str | bytes, files: dict[str, str | bytes | None]) -> str:
+        for name, content in files.items():
+            target = self.path / name
+            if content is None:
+                self.git("rm", "-q", name)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content if isinstance(content, bytes) else content.encode())
+            self.git("add", name)
+        msg = message if isinstance(message, bytes) else message.encode()
+        if isinstance(message, bytes):  # raw bytes: write the object ourselves (git commit would re-encode)
+            tree = self.git("write-tree")
+            parent = self.git("rev-parse", "--verify", "-q", "HEAD")
+            obj = (f"tree {tree}\n" + (f"parent {parent}\n" if parent else "")
+                   + "author Ada <ada@toy.dev> 1740000000 +0000\ncommitter Ada <ada@toy.dev> 1740000000 +0000\n\n")
+            sha = self.git("hash-object", "-t", "commit", "-w", "--stdin", "--literally", input=obj.encode() + msg + b"\n")
+            self.git("update-ref", "HEAD", sha)
+            return sha
+        self.git("commit", "-q", "--allow-empty", "-F", "-", input=msg)
+        return self.git("rev-parse", "HEAD")
+
+
+def mined(path: Path, rev: str = "main", **kw) -> tuple[dict, MiningStats]:
+    stats = MiningStats()
+    return {c.sha: c for c in mine_commits(path, rev, stats, **kw)}, stats
+
+
+def mentions(c) -> set[tuple[str, str, str]]:
+    return {(m.location, m.path, m.value) for m in c.mentions}
+
+
+def make_pipeline(tmp_path: Path):
+    return dlt.pipeline(pipeline_name="git_test", destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
+                        dataset_name="raw_git", pipelines_dir=str(tmp_path / "dlt"))
+
+
+def counts(tmp_path: Path) -> dict[str, int]:
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    try:
+        return {t: con.sql(f"select count(*) from raw_git.{t}").fetchall()[0][0]
+                for t in ("commits", "commit_files", "commit_mentions")}
+    finally:
+        con.close()
+
+
+def run(tmp_path: Path, repo: Repo, **kw):
+    os.environ[f"RLTRACK_GIT_REPO_{FW.framework_id.upper()}"] = str(repo.path)
+    try:
+        return make_pipeline(tmp_path).run(git_history_source(mode="live", frameworks=[FW], **kw))
+    finally:
+        del os.environ[f"RLTRACK_GIT_REPO_{FW.framework_id.upper()}"]
+
+
+# --- mining ---------------------------------------------------------------------------------
+def test_mentions_where_added_not_where_deleted(tmp_path):
+    r = Repo(tmp_path / "r")
+    first = r.commit("init", {"loss.py": "x = 1\n# see arXiv:2503.14476\nloss_type = 'gspo'\n"})
+    second = r.commit("tidy", {"loss.py": "x = 1\nloss_type = 'cispo'\n"})
+    commits, _ = mined(r.path)
+    assert ("added_line", "loss.py", "2503.14476") in mentions(commits[first])
+    assert ("added_line", "loss.py", "gspo") in mentions(commits[first])
+    later = {v for _, _, v in mentions(commits[second])}
+    assert "cispo" in later and "gspo" not in later and "2503.14476" not in later
+    f = commits[second].files[0]
+    assert (f.change_type, f.added_lines, f.deleted_lines) == ("modified", 1, 2)
+
+
+def test_message_mentions_have_empty_path(tmp_path):
+    r = Repo(tmp_path / "r")
+    sha = r.commit("feat: add DAPO (https://arxiv.org/abs/2503.14476v2)\n\nenables dr_grpo", {"a.py": "pass\n"})
+    found = mentions(mined(r.path)[0][sha])
+    assert ("message", "", "2503.14476") in found and ("message", "", "dr_grpo") in found
+
+
+def test_binary_non_utf8_submodule_and_huge_diff(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "pass\n"})
+    binary = r.commit("logo", {"logo.png": b"\x89PNG\x00\x01\x02 gspo"})
+    latin1 = r.commit("fix: caf\xe9 typo".encode("latin-1"), {"b.py": "cafe = 1\n"})
+    blob = r.git("hash-object", "-w", "a.py")
+    r.git("update-index", "--add", "--cacheinfo", f"160000,{blob},vendor/sub")
+    sub = r.commit("add submodule", {})
+    huge = r.commit("big", {"big.py": "".join(f"filler_line_{i} = {i}\n" for i in range(2000)) + "late_token = 1\n"})
+    commits, stats = mined(r.path, max_scan_bytes=2000)
+    f = commits[binary].files[0]
+    assert f.is_binary and f.added_lines is None and not commits[binary].mentions or \
+        all(m.location == "message" for m in commits[binary].mentions)
+    assert "\ufffd" in commits[latin1].message and stats.non_utf8_messages == 1
+    assert commits[sub].files[0].is_submodule and not [m for m in commits[sub].mentions if m.location == "added_line"]
+    values = {v for _, _, v in mentions(commits[huge])}
+    assert "filler_line" in values and "late_token" not in values
+    assert commits[huge].files[0].scan_truncated and stats.truncated_files == 1 and stats.bytes_not_scanned > 0
+    assert stats.binary_files == 1 and stats.submodule_changes == 1
+
+
+def test_merge_commit_is_diffed_against_first_parent(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "pass\n"})
+    r.git("checkout", "-q", "-b", "feature")
+    side = r.commit("wip", {"b.py": "use_gspo = True\n"})
+    removed = r.commit("drop", {"c.py": "temporary_vapo = 1\n"})
+    r.commit("drop again", {"c.py": None})
+    r.git("checkout", "-q", "main")
+    r.commit("main work", {"d.py": "x = 2\n"})
+    r.git("merge", "-q", "--no-ff", "-m", "Merge branch feature", "feature")
+    merge = r.git("rev-parse", "HEAD")
+    commits, stats = mined(r.path)
+    assert side not in commits and removed not in commits  # not first-parent
+    m = commits[merge]
+    assert m.is_merge and [f.path for f in m.files] == ["b.py"]
+    values = {v for _, _, v in mentions(m)}
+    assert "use_gspo" in values and "temporary_vapo" not in values
+    assert stats.merge_commits == 1
+
+
+def test_empty_repository_yields_nothing(tmp_path):
+    r = Repo(tmp_path / "r")
+    info = run(tmp_path, r)
+    assert info.has_failed_jobs is False
+
+
+def test_matches_pydriller(tmp_path):
+    from ingestion.git_pydriller import pydriller_commits
+
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "def gspo_loss():\n    pass\n", "docs/x.md": "# x\n"})
+    r.commit("rename", {"a.py": None, "pkg/a.py": "def gspo_loss():\n    pass\n"})
+    r.commit("feat: cispo arXiv:2506.13585", {"pkg/a.py": "def gspo_loss():\n    return cispo_clip\n"})
+    fast = {c.sha: c for c in mine_commits(r.path, "main")}
+    slow = {c.sha: c for c in pydriller_commits(r.path, "main")}
+    assert fast.keys() == slow.keys()
+    for sha in fast:
+        a, b = fast[sha], slow[sha]
+        assert (a.message, a.parents, a.authored_at) == (b.message, b.parents, b.authored_at)
+        assert sorted((f.path, f.change_type, f.added_lines, f.deleted_lines) for f in a.files) == \
+            sorted((f.path, f.change_type, f.added_lines, f.deleted_lines) for f in b.files)
+        assert mentions(a) == mentions(b)
+
+
+# --- dlt source -----------------------------------------------------------------------------
+def test_rerun_adds_nothing_and_new_commit_is_mined_alone(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "x = 1\n", "CONTRIBUTING.md": "Please open an issue first.\n"})
+    r.commit("feat: gspo (arXiv:2507.18071)", {"a.py": "x = 1\nloss = 'gspo'\n"})
+    run(tmp_path, r)
+    before = counts(tmp_path)
+    assert before["commits"] == 2
+    run(tmp_path, r)
+    assert counts(tmp_path) == before
+    new = r.commit("feat: cispo", {"b.py": "loss = 'cispo'\n"})
+    run(tmp_path, r)
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    latest = con.sql("select max(_dlt_load_id) from raw_git.commits").fetchall()[0][0]
+    assert con.sql(f"select sha from raw_git.commits where _dlt_load_id = '{latest}'").fetchall() == [(new,)]
+    assert con.sql("select count(*) from raw_git.commits").fetchall()[0][0] == 3
+    head = con.sql("select path, kind, content from raw_git.repo_files_at_head").fetchall()
+    assert head == [("CONTRIBUTING.md", "contributing", "Please open an issue first.\n")]
+    con.close()
+
+
+def test_force_push_removes_rows_of_dropped_commits(tmp_path):
+    r = Repo(tmp_path / "r")
+    base = r.commit("init", {"a.py": "x = 1\n"})
+    dropped = r.commit("feat: vapo", {"a.py": "x = 1\nuse_vapo = True\n"})
+    run(tmp_path, r)
+    r.git("reset", "-q", "--hard", base)
+    kept = r.commit("feat: gspo", {"a.py": "x = 1\nuse_gspo = True\n"})
+    run(tmp_path, r)
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    shas = {s for (s,) in con.sql("select sha from raw_git.commits").fetchall()}
+    assert shas == {base, kept}
+    for table in ("commit_files", "commit_mentions"):
+        orphans = con.sql(f"select count(*) from raw_git.{table} where sha = '{dropped}'").fetchall()[0][0]
+        assert orphans == 0, table
+    values = {v for (v,) in con.sql("select value from raw_git.commit_mentions").fetchall()}
+    assert "use_gspo" in values and "use_vapo" not in values
+    con.close()
+
+
+def test_live_clone_then_fetch_follows_renamed_remote(tmp_path):
+    origin = Repo(tmp_path / "old-name")
+    origin.commit("init", {"a.py": "x = 1\n"})
+    cache = tmp_path / "cache" / "toy"
+    ensure_clone(str(origin.path), cache, "main")
+    moved = tmp_path / "new-name"
+    origin.path.rename(moved)
+    origin.path = moved
+    sha = origin.commit("more", {"b.py": "y = 2\n"})
+    ensure_clone(str(moved), cache, "main")
+    assert subprocess.run(["git", "-C", str(cache), "rev-parse", "refs/heads/main"], capture_output=True,
+                          text=True).stdout.strip() == sha
+
+
+@pytest.mark.parametrize("path,kind", [
+    ("CONTRIBUTING.md", "contributing"), (".github/CONTRIBUTING.md", "contributing"),
+    (".github/PULL_REQUEST_TEMPLATE.md", "pr_template"), (".github/pull_request_template.md", "pr_template"),
+    (".github/ISSUE_TEMPLATE/bug.yml", "issue_template"), ("CODEOWNERS", "codeowners"),
+    ("docs/source/index.md", "docs"), ("src/contributing.py", None), ("README.md", None),
+])
+def test_classify_head_paths(path, kind):
+    assert classify_head_path(path, ("docs/",)) == kind
