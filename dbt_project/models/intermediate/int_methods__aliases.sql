@@ -1,7 +1,8 @@
 -- Names each paper's method goes by, normalised to the identifier form commit tokens use.
--- Sources: the acronym before a title's colon, and the name an abstract says it proposes.
--- Aliases that are common code words (seed common_tokens) or shared by several papers are
--- dropped, so 'gpg' in a signing step never links to the GPG paper.
+-- Sources: the acronym before a title's colon, the names the screener found the paper defining,
+-- and the curated method catalogue. Aliases that are common code words (seed common_tokens,
+-- catalogue is_common_word) or claimed by several papers are dropped, so 'gpg' in a signing step
+-- never links to the GPG paper.
 with papers as (
     select * from {{ ref('stg_arxiv__papers') }}
 ),
@@ -15,9 +16,16 @@ candidates as (
     union all
     select
         arxiv_id,
-        regexp_extract(abstract, 'We (?:propose|introduce) ([A-Z][A-Za-z0-9.+-]*(?: [A-Z][A-Za-z0-9.+-]*)?),', 1) as alias,
+        unnest(cast(json(defined_methods_json) as varchar[])) as alias,
         'defined_name' as alias_source
-    from papers
+    from {{ ref('stg_arxiv__paper_features') }}
+    union all
+    select
+        arxiv_id,
+        alias,
+        'catalogue' as alias_source
+    from {{ ref('method_catalogue') }}
+    where alias_kind in ('acronym', 'code_token') and not is_common_word
 ),
 
 normalised as (
@@ -28,8 +36,8 @@ normalised as (
         {{ method_token('alias') }} as alias_token
     from candidates
     where alias <> ''
-        -- an alias must look like a name: at least two capitals (GSPO, Dr. GRPO, REINFORCE++)
-        and length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2
+        -- an alias must look like a name (GSPO, Dr. GRPO, REINFORCE++) unless curated
+        and (alias_source = 'catalogue' or length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2)
 ),
 
 shared as (
@@ -41,10 +49,11 @@ shared as (
 
 select
     n.arxiv_id,
-    n.alias,
+    min(n.alias) as alias,
     n.alias_source,
     n.alias_token
 from normalised as n
 where length(n.alias_token) >= 3
     and n.alias_token not in (select token from {{ ref('common_tokens') }})
     and n.alias_token not in (select alias_token from shared)
+group by n.arxiv_id, n.alias_source, n.alias_token

@@ -1,0 +1,16 @@
+-- Screening result and features computed while loading (ingestion/screening.py), one row per paper.
+select distinct on (arxiv_id)
+    arxiv_id,
+    cast(is_rl_related as boolean) as is_rl_related,
+    paper_kind,
+    kind_signal,
+    cast(policy_size_b as double) as policy_size_b,
+    size_signal,
+    cast(changes_loss as boolean) as changes_loss,
+    loss_signal,
+    cast(releases_code as boolean) as releases_code,
+    defined_methods as defined_methods_json,
+    maintainer_framework_ids as maintainer_framework_ids_json,
+    screener_version
+from {{ source('raw_arxiv', 'paper_features') }}
+order by arxiv_id, _dlt_load_id desc
