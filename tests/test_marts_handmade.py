@@ -1,0 +1,175 @@
+"""Build the dbt marts from hand-made raw rows and assert exact outputs for the tricky cases:
+a paper cited before its first version, an alias collision, two frameworks adopting on the same
+day, an adoption after the 180-day horizon, and a maintainer paper."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import duckdb
+import pytest
+
+from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable
+
+LOAD = "1700000000.0"
+
+
+def _paper(arxiv_id, title, published, kind="general_method", size=7.0, loss=False, code=False,
+           maintainers=(), defined=()):
+    paper = {
+        "arxiv_id": arxiv_id, "latest_version": 1, "title": title, "abstract": "An abstract.",
+        "authors": json.dumps([{"name": "A. Author", "affiliation": None}]), "primary_category": "cs.LG",
+        "categories": json.dumps(["cs.LG"]), "published_at": f"{published} 12:00:00+00",
+        "updated_at": f"{published} 12:00:00+00", "comment": None, "journal_ref": None, "doi": None,
+        "code_urls": "[]",
+    }
+    features = {
+        "arxiv_id": arxiv_id, "is_rl_related": kind != "not_rl", "paper_kind": kind, "kind_signal": "test",
+        "policy_size_b": size, "size_signal": None, "changes_loss": loss, "loss_signal": None,
+        "releases_code": code, "defined_methods": json.dumps(list(defined)),
+        "maintainer_framework_ids": json.dumps(list(maintainers)), "screener_version": "test",
+    }
+    return paper, features
+
+
+PAPERS = [
+    _paper("2501.00001", "EARLY: Cited Before Its First Version", "2025-01-20"),
+    _paper("2501.00002", "SAPO: A Name Everybody Uses", "2025-01-05"),
+    _paper("2501.00003", "TWINPO: Adopted Twice the Same Day", "2025-01-10", size=32.0, loss=True),
+    _paper("2501.00004", "LATEPO: Adopted After The Horizon", "2025-01-02", loss=True),
+    _paper("2502.00005", "SEEDPO: From A Maintainer", "2025-02-01", size=72.0, maintainers=["verl"]),
+    _paper("2502.00006", "QUIETPO: Never Adopted", "2025-02-15", code=True),
+    _paper("2503.00007", "A Survey of Everything", "2025-03-01", kind="survey"),
+]
+
+# (framework, sha, committed_at, on_default_branch, mentions[(path, kind, value, location)])
+COMMITS = [
+    ("trl", "t1", "2025-01-15 09:00:00+00", True, [("trl/loss.py", "arxiv_id", "2501.00001", "added_line")]),
+    ("trl", "t2", "2025-02-01 09:00:00+00", True, [("trl/sapo.py", "token", "sapo", "added_line")]),
+    ("trl", "t3", "2025-03-01 09:00:00+00", True, [("", "token", "twinpo", "message")]),
+    ("verl", "v1", "2025-03-01 15:00:00+00", True, [("verl/core.py", "token", "twinpo", "added_line")]),
+    ("verl", "v2", "2025-08-01 09:00:00+00", True, [("docs/latepo.md", "arxiv_id", "2501.00004", "added_line")]),
+    ("verl", "v3", "2025-02-20 09:00:00+00", True, [("verl/core.py", "token", "seedpo", "added_line")]),
+    ("verl", "v4", "2025-02-25 09:00:00+00", False, [("verl/core.py", "token", "quietpo", "added_line")]),
+    ("verl", "v5", "2025-09-30 09:00:00+00", True, []),
+]
+
+
+def _create(con, table, rows, columns):
+    schema = table.split(".")[0]
+    con.execute(f"create schema if not exists {schema}")
+    cols = ", ".join(f"{c} {t}" for c, t in columns.items())
+    con.execute(f"create table {table} ({cols}, _dlt_load_id varchar, _dlt_id varchar)")
+    for i, row in enumerate(rows):
+        values = [row.get(c) for c in columns] + [LOAD, f"id{i}"]
+        con.execute(f"insert into {table} values ({', '.join('?' * len(values))})", values)
+
+
+def build_raw(path):
+    con = duckdb.connect(str(path))
+    con.execute("set TimeZone = 'UTC'")
+    text, ts, b, i, d = "varchar", "timestamptz", "boolean", "bigint", "double"
+    _create(con, "raw_arxiv.papers", [p for p, _ in PAPERS], {
+        "arxiv_id": text, "latest_version": i, "title": text, "abstract": text, "authors": text,
+        "primary_category": text, "categories": text, "published_at": ts, "updated_at": ts, "comment": text,
+        "journal_ref": text, "doi": text, "code_urls": text})
+    _create(con, "raw_arxiv.paper_features", [f for _, f in PAPERS], {
+        "arxiv_id": text, "is_rl_related": b, "paper_kind": text, "kind_signal": text, "policy_size_b": d,
+        "size_signal": text, "changes_loss": b, "loss_signal": text, "releases_code": b,
+        "defined_methods": text, "maintainer_framework_ids": text, "screener_version": text})
+    _create(con, "raw_git.commits", [
+        {"framework_id": fw, "repo": fw, "sha": sha, "parents": "[]", "is_merge": False, "author_name": "x",
+         "author_domain": "example.org", "authored_at": at, "committed_at": at, "message": "m",
+         "insertions": 1, "deletions": 0, "files_changed": 1, "on_default_branch": default}
+        for fw, sha, at, default, _ in COMMITS], {
+        "framework_id": text, "repo": text, "sha": text, "parents": text, "is_merge": b, "author_name": text,
+        "author_domain": text, "authored_at": ts, "committed_at": ts, "message": text, "insertions": i,
+        "deletions": i, "files_changed": i, "on_default_branch": b})
+    _create(con, "raw_git.commit_files", [], {
+        "framework_id": text, "repo": text, "sha": text, "path": text, "change_type": text,
+        "added_lines": i, "deleted_lines": i})
+    _create(con, "raw_git.commit_mentions", [
+        {"framework_id": fw, "repo": fw, "sha": sha, "path": path, "kind": kind, "value": value, "location": loc}
+        for fw, sha, _, _, mentions in COMMITS for path, kind, value, loc in mentions], {
+        "framework_id": text, "repo": text, "sha": text, "path": text, "kind": text, "value": text,
+        "location": text})
+    _create(con, "raw_git.repo_files_at_head", [], {
+        "framework_id": text, "repo": text, "head_sha": text, "path": text, "size_bytes": i, "kind": text,
+        "content": text})
+    thread_cols = {"framework_id": text, "repo": text, "number": i, "id": i, "kind": text, "title": text,
+                   "body": text, "state": text, "state_reason": text, "author": text, "author_association": text,
+                   "labels": text, "created_at": ts, "updated_at": ts, "closed_at": ts, "comments_count": i,
+                   "is_bot": b}
+    _create(con, "raw_github.issues", [
+        {"framework_id": "verl", "repo": "verl", "number": 7, "id": 7, "kind": "issue",
+         "title": "Support QUIETPO?", "body": "See arXiv 2502.00006", "state": "open", "author": "u",
+         "author_association": "NONE", "labels": "[]", "created_at": "2025-03-01 00:00:00+00",
+         "updated_at": "2025-03-01 00:00:00+00", "comments_count": 0, "is_bot": False}], thread_cols)
+    _create(con, "raw_github.pull_requests", [], {**thread_cols, "merged_at": ts})
+    _create(con, "raw_github.comments", [], {
+        "framework_id": text, "repo": text, "id": i, "issue_number": i, "author": text,
+        "author_association": text, "body": text, "created_at": ts, "updated_at": ts, "is_bot": b})
+    _create(con, "raw_reports.reports", [], {
+        "model": text, "arxiv_id": text, "params_total_b": d, "params_active_b": d, "released_at": "date",
+        "text_chars": i})
+    _create(con, "raw_reports.report_mentions", [], {
+        "arxiv_id": text, "method_name": text, "matched_text": text, "occurrences": i})
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def marts(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("handmade")
+    warehouse = tmp / "warehouse.duckdb"
+    build_raw(warehouse)
+    result = subprocess.run(
+        [dbt_executable(), "build", "--project-dir", str(DBT_PROJECT_DIR), "--profiles-dir", str(DBT_PROJECT_DIR),
+         "--target-path", str(tmp / "target"), "--log-path", str(tmp / "logs"), "--exclude", "test_type:unit"],
+        env={"PATH": "/usr/bin:/bin", "RLTRACK_WAREHOUSE": str(warehouse), "HOME": str(tmp)},
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-5000:]
+    con = duckdb.connect(str(warehouse), read_only=True)
+    yield con
+    con.close()
+
+
+def test_adoptions_exact(marts):
+    rows = marts.execute(
+        "select arxiv_id, framework_id, first_commit_sha, cast(adopted_on as varchar), days_from_paper, "
+        "first_evidence, is_before_first_version from marts.fct_method_adoptions order by 1, 2").fetchall()
+    assert rows == [
+        ("2501.00001", "trl", "t1", "2025-01-15", -5, "arxiv_id", True),  # cited before its first version
+        ("2501.00003", "trl", "t3", "2025-03-01", 50, "alias", False),  # two frameworks, same day
+        ("2501.00003", "verl", "v1", "2025-03-01", 50, "alias", False),
+        ("2501.00004", "verl", "v2", "2025-08-01", 211, "docs", False),  # after the 180-day horizon
+        ("2502.00005", "verl", "v3", "2025-02-20", 19, "alias", False),  # maintainer paper
+    ]  # SAPO (common word) and QUIETPO (off the default branch) are absent
+
+
+def test_cohorts_exact(marts):
+    rows = marts.execute(
+        "select cohort_label, papers, included_within_horizon, ever_included, horizon_fully_observed "
+        "from marts.fct_cohort_adoption").fetchall()
+    # observation ends 2025-09-30: Q1 2025 needs until 2025-09-28, so it is fully observed
+    assert rows == [("2025-Q1", 6, 3, 4, True)]
+
+
+def test_factors_with_and_without_maintainer_papers(marts):
+    rows = {
+        (pop, factor): (inc, inc_f, other, other_f)
+        for pop, factor, inc, inc_f, other, other_f in marts.execute(
+            "select population, factor, included_papers, included_with_factor, other_papers, other_with_factor "
+            "from marts.fct_adoption_factors").fetchall()
+    }
+    assert rows[("all_papers", "large_policy")] == (4, 2, 2, 0)
+    assert rows[("without_maintainer_papers", "large_policy")] == (3, 1, 2, 0)
+    assert rows[("all_papers", "loss_change")] == (4, 2, 2, 0)
+    assert rows[("all_papers", "code_release")] == (4, 0, 2, 1)
+
+
+def test_proposal_without_reply(marts):
+    rows = marts.execute(
+        "select thread_id, arxiv_id, outcome, adopted_by_framework from marts.fct_method_proposals").fetchall()
+    assert rows == [("verl#7", "2502.00006", "open_without_reply", False)]
