@@ -9,12 +9,17 @@ re-run only fetches the others plus a "recent updates" window (papers updated in
 `recent_days`), so new versions of already loaded papers update their rows (merge on arxiv_id).
 A new `screening.SCREENER_VERSION` resets the loaded windows, so all papers are screened again.
 
+`harvest="oai"` back-fills through OAI-PMH instead (ListRecords, metadataPrefix=arXivRaw, by
+datestamp, following resumption tokens; incremental through state["oai_harvested_until"]). Both
+paths produce identical rows (tested).
+
 Sample mode runs exactly this code against `ingestion.sample.fake_arxiv`, a loopback server that
-speaks the same API over the sample world.
+speaks the same APIs over the sample world.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,9 +32,13 @@ from ingestion.arxiv_parse import (
     ArxivFeedError,
     FeedPage,
     MalformedEntry,
+    OaiPage,
     UnreadablePage,
+    oai_quarantine_row,
     parse_entry,
     parse_feed,
+    parse_oai_page,
+    parse_oai_record,
     quarantine_row,
 )
 from ingestion.http import PoliteClient
@@ -38,6 +47,7 @@ from ingestion.screening import SCREENER_VERSION, screen
 log = logging.getLogger(__name__)
 
 API_URL = "http://export.arxiv.org/api/query"
+OAI_URL = "http://export.arxiv.org/oai2"
 DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI", "stat.ML")
 MAX_PAGE_SIZE = 2000
 API_PAGING_LIMIT = 30000  # the API will not return results past this offset
@@ -169,18 +179,8 @@ class ArxivClient:
             "sortOrder": "ascending",
         }
         context = f"(query={search_query!r}, start={start})"
-        for attempt in range(self.unreadable_retries + 1):
-            resp = self.http.get(self.base_url, params=params)
-            if resp.status_code != 200:
-                raise ArxivFeedError(f"arXiv API answered HTTP {resp.status_code} {context}")
-            try:
-                return parse_feed(resp.content, context=context)
-            except UnreadablePage as exc:  # retried a few times, then raised: never skipped
-                if attempt == self.unreadable_retries:
-                    raise
-                log.warning("unreadable arXiv page, retry %d: %s", attempt + 1, exc)
-                self.http.sleep(self.empty_retry_wait_s)
-        raise AssertionError("unreachable")
+        return _get_parsed(self.http, self.base_url, params, parse_feed, context,
+                           self.unreadable_retries, self.empty_retry_wait_s)
 
     def _fetch_nonempty(self, search_query: str, start: int, sort_by: str) -> FeedPage:
         """Fetch a page, retrying a few times when it comes back without entries (a known API quirk)."""
@@ -188,7 +188,7 @@ class ArxivClient:
         for attempt in range(self.empty_retries):
             if page.entries:
                 break
-            log.warning("arXiv returned an empty page %s start=%d, retry %d", search_query, start, attempt + 1)
+            log.info("arXiv returned an empty page %s start=%d, retry %d", search_query, start, attempt + 1)
             self.http.sleep(self.empty_retry_wait_s)
             page = self.fetch_page(search_query, start, sort_by)
         return page
@@ -222,6 +222,55 @@ class ArxivClient:
             start += len(page.entries)
 
 
+def _get_parsed(http: PoliteClient, url: str, params: dict, parse, context: str, retries: int, wait_s: float):
+    """GET and parse; an unreadable page (proxy/rate-limit text, bad bytes) is retried, then raised."""
+    for attempt in range(retries + 1):
+        resp = http.get(url, params=params)
+        if resp.status_code != 200:
+            raise ArxivFeedError(f"arXiv answered HTTP {resp.status_code} {context}")
+        try:
+            return parse(resp.content, context=context)
+        except UnreadablePage as exc:  # never skipped: after the retries it stops the run
+            if attempt == retries:
+                raise
+            log.warning("unreadable arXiv page, retry %d: %s", attempt + 1, exc)
+            http.sleep(wait_s)
+    raise AssertionError("unreachable")
+
+
+class OaiClient:
+    """OAI-PMH ListRecords (metadataPrefix=arXivRaw) by datestamp, following resumption tokens.
+
+    For back-fills: one request returns up to ~1000 records of a whole archive (set), and the
+    datestamp (last metadata change) makes harvesting naturally incremental. 503 + Retry-After
+    (arXiv's flow control) is handled by PoliteClient.
+    """
+
+    def __init__(self, base_url: str = OAI_URL, *, http: PoliteClient | None = None, unreadable_retries: int = 2,
+                 retry_wait_s: float = 5.0) -> None:
+        self.base_url = base_url
+        self.http = http or PoliteClient(min_interval_s=LIVE_MIN_INTERVAL_S)
+        self.unreadable_retries = unreadable_retries
+        self.retry_wait_s = retry_wait_s
+
+    def iter_pages(self, set_spec: str, day_from: date, day_until: date) -> Iterator[OaiPage]:
+        params = {"verb": "ListRecords", "metadataPrefix": "arXivRaw", "set": set_spec,
+                  "from": day_from.isoformat(), "until": day_until.isoformat()}
+        while True:
+            context = f"(OAI set={set_spec} {day_from}..{day_until} token={params.get('resumptionToken')})"
+            page = _get_parsed(self.http, self.base_url, params, parse_oai_page, context,
+                               self.unreadable_retries, self.retry_wait_s)
+            yield page
+            if not page.resumption_token:
+                return
+            params = {"verb": "ListRecords", "resumptionToken": page.resumption_token}
+
+
+def oai_sets(categories: Sequence[str]) -> list[str]:
+    """OAI sets holding the categories: cs.LG -> cs, stat.ML -> stat."""
+    return sorted({c.split(".")[0] for c in categories})
+
+
 def _sample_server(faults: dict | None):
     from ingestion.sample.fake_arxiv import serve_sample_arxiv
 
@@ -241,13 +290,19 @@ def arxiv_source(
     sample_faults: dict | None = None,
     min_interval_s: float | None = None,
     backoff_s: float | None = None,
+    harvest: str = "query",
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window).
 
     mode: 'sample' serves the sample world from a loopback fake API (started inside the resource),
     'live' queries export.arxiv.org with >= 3 s between requests. `sample_faults` are passed to the
     fake server (tests). `now` fixes the clock (tests).
+    harvest: 'query' (the search API by submission-date windows, default) or 'oai' (OAI-PMH
+    ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
+    `base_url` is the endpoint of the chosen harvest method.
     """
+    if harvest not in ("query", "oai"):
+        raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
     mode = mode or config.source_mode()
     first_day, last_day = window or config.study_window()
     sample = mode == "sample"
@@ -258,42 +313,28 @@ def arxiv_source(
     def arxiv_pages() -> Iterator[list[dict]]:
         """Parsed pages: lists of {'paper': row} / {'quarantine': row} items."""
         clock = now or datetime.now(timezone.utc)
-        fetched_at = clock
         state = dlt.current.source_state()
         if state.get("screener_version") != SCREENER_VERSION:
-            # new screening rules: re-fetch every window so every paper is screened again
+            # new screening rules: fetch everything again so every paper is screened again
             state["done_windows"] = []
+            state.pop("oai_harvested_until", None)
             state["screener_version"] = SCREENER_VERSION
-        done: list[str] = state.setdefault("done_windows", [])
-        pending = [w for w in monthly_windows(first_day, last_day) if w.key not in done and w.start <= clock]
-        recent = Window(clock - timedelta(days=recent_days), clock)
-        study = Window.for_days(first_day, last_day)
-        seen: dict[str, int] = {}
+        http = PoliteClient(min_interval_s=interval, backoff_s=backoff, max_backoff_s=0.1 if sample else 60.0)
+        retry_wait = 0.0 if sample else 5.0
 
-        def run(url: str) -> Iterator[list[dict]]:
-            http = PoliteClient(min_interval_s=interval, backoff_s=backoff, max_backoff_s=60.0 if not sample else 0.1)
-            client = ArxivClient(
-                url, http=http, categories=categories, page_size=page_size, window_cap=window_cap,
-                empty_retry_wait_s=0.0 if sample else 5.0,
-            )
-            jobs: list[tuple[Window, str, tuple[str, ...]]] = [(w, "submittedDate", ()) for w in pending]
-            if recent_days > 0:
-                jobs.append((recent, "lastUpdatedDate", (study.term("submittedDate"),)))
-            for win, field, extra in jobs:
-                try:
-                    for page in client.iter_window(win, field=field, extra_terms=extra):
-                        yield _rows(page, fetched_at, seen)
-                except WindowIncomplete as exc:
-                    log.warning("arXiv window %s left for the next run: %s", win.key, exc)
-                    continue
-                if field == "submittedDate" and win.end + WINDOW_SETTLE < clock:
-                    done.append(win.key)  # only after every page of it was yielded
+        def harvest_from(url: str) -> Iterator[list[dict]]:
+            if harvest == "oai":
+                client = OaiClient(url, http=http, retry_wait_s=retry_wait)
+                return _harvest_oai(client, state, categories, (first_day, last_day), clock)
+            client = ArxivClient(url, http=http, categories=categories, page_size=page_size,
+                                 window_cap=window_cap, empty_retry_wait_s=retry_wait)
+            return _harvest_query(client, state, (first_day, last_day), clock, recent_days)
 
         if base_url is None and sample:
             with _sample_server(sample_faults) as url:
-                yield from run(url)
+                yield from harvest_from(url if harvest == "query" else url.replace("/api/query", "/oai2"))
         else:
-            yield from run(base_url or API_URL)
+            yield from harvest_from(base_url or (API_URL if harvest == "query" else OAI_URL))
 
     @dlt.transformer(
         data_from=arxiv_pages,
@@ -329,6 +370,42 @@ def arxiv_source(
     return arxiv_pages, papers, papers_quarantine, paper_features
 
 
+def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], clock: datetime,
+                   recent_days: int) -> Iterator[list[dict]]:
+    """Monthly windows not loaded yet, then the recent-updates window; marks complete windows done."""
+    first_day, last_day = window
+    done: list[str] = state.setdefault("done_windows", [])
+    study = Window.for_days(first_day, last_day)
+    jobs: list[tuple[Window, str, tuple[str, ...]]] = [
+        (w, "submittedDate", ()) for w in monthly_windows(first_day, last_day) if w.key not in done and w.start <= clock
+    ]
+    if recent_days > 0:  # new versions of papers of the study window, whatever month they are in
+        jobs.append((Window(clock - timedelta(days=recent_days), clock), "lastUpdatedDate", (study.term(),)))
+    seen: dict[str, int] = {}
+    for win, field, extra in jobs:
+        try:
+            for page in client.iter_window(win, field=field, extra_terms=extra):
+                yield _rows(page, clock, seen)
+        except WindowIncomplete as exc:
+            log.warning("arXiv window %s left for the next run: %s", win.key, exc)
+            continue
+        if field == "submittedDate" and win.end + WINDOW_SETTLE < clock:
+            done.append(win.key)  # only after every page of it was yielded
+
+
+def _harvest_oai(client: OaiClient, state: dict, categories: Sequence[str], window: tuple[date, date],
+                 clock: datetime) -> Iterator[list[dict]]:
+    """OAI-PMH records changed since the last harvest, for papers submitted inside the window."""
+    study = Window.for_days(*window)
+    day_from = date.fromisoformat(state.get("oai_harvested_until") or window[0].isoformat())
+    seen: dict[str, int] = {}
+    for set_spec in oai_sets(categories):
+        for page in client.iter_pages(set_spec, day_from, clock.date()):
+            yield _oai_rows(page, clock, seen, set(categories), study)
+    # the last day is harvested again next time (records of that day may still arrive)
+    state["oai_harvested_until"] = clock.date().isoformat()
+
+
 def _rows(page: FeedPage, fetched_at: datetime, seen: dict[str, int]) -> list[dict]:
     """Parse a page; malformed entries become quarantine items, repeats within a run are skipped."""
     items = []
@@ -337,6 +414,26 @@ def _rows(page: FeedPage, fetched_at: datetime, seen: dict[str, int]) -> list[di
             row = parse_entry(entry, fetched_at)
         except MalformedEntry as exc:
             items.append({"quarantine": quarantine_row(entry, exc.reason, fetched_at)})
+            continue
+        if seen.get(row["arxiv_id"], 0) >= row["latest_version"]:
+            continue
+        seen[row["arxiv_id"]] = row["latest_version"]
+        items.append({"paper": row})
+    return items
+
+
+def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted: set[str], study: Window) -> list[dict]:
+    """Like _rows for OAI records, keeping only wanted categories submitted inside the study window."""
+    items = []
+    for record in page.records:
+        try:
+            row = parse_oai_record(record, fetched_at)
+        except MalformedEntry as exc:
+            items.append({"quarantine": oai_quarantine_row(record, exc.reason, fetched_at)})
+            continue
+        if not wanted & set(json.loads(row["categories"])):
+            continue
+        if not study.start <= row["published_at"] <= study.end.replace(second=59):
             continue
         if seen.get(row["arxiv_id"], 0) >= row["latest_version"]:
             continue

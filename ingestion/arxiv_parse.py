@@ -201,3 +201,126 @@ def parse_entry(entry: ET.Element, fetched_at: datetime) -> dict:
 
 def quarantine_row(entry: ET.Element, reason: str, fetched_at: datetime) -> dict:
     return {"entry_key": entry_key(entry), "reason": reason, "raw_xml": raw_xml(entry), "fetched_at": fetched_at}
+
+
+# --- OAI-PMH (ListRecords, metadataPrefix=arXivRaw) -------------------------------------------------
+OAI_NS = {"oai": "http://www.openarchives.org/OAI/2.0/", "raw": "http://arxiv.org/OAI/arXivRaw/"}
+_AUTHOR_SPLIT_RE = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+_AUTHOR_AFFIL_RE = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<affil>[^()]*)\)\s*$")
+
+
+@dataclass(frozen=True)
+class OaiPage:
+    records: tuple[ET.Element, ...]  # <record> elements that are not deleted
+    resumption_token: str | None
+    complete_list_size: int | None
+
+
+def parse_oai_page(content: bytes, *, context: str = "") -> OaiPage:
+    """One ListRecords answer. `noRecordsMatch` is an empty page; other OAI errors raise ArxivFeedError."""
+    try:
+        root = ET.fromstring(content.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise UnreadablePage(f"OAI page is not UTF-8 ({exc.reason} at byte {exc.start}) {context}") from exc
+    except ET.ParseError as exc:
+        raise UnreadablePage(f"OAI page is not well-formed XML ({exc}) {context}") from exc
+    if root.tag != f"{{{OAI_NS['oai']}}}OAI-PMH":
+        raise UnreadablePage(f"OAI page root is {root.tag!r} {context}")
+    error = root.find("oai:error", OAI_NS)
+    if error is not None:
+        if error.get("code") == "noRecordsMatch":
+            return OaiPage((), None, 0)
+        raise ArxivFeedError(f"OAI-PMH error {error.get('code')}: {normalise_ws(error.text)} {context}")
+    listing = root.find("oai:ListRecords", OAI_NS)
+    if listing is None:
+        raise ArxivFeedError(f"OAI page has no ListRecords {context}")
+    records = tuple(r for r in listing.findall("oai:record", OAI_NS)
+                    if r.find("oai:header", OAI_NS) is None or r.find("oai:header", OAI_NS).get("status") != "deleted")
+    token_el = listing.find("oai:resumptionToken", OAI_NS)
+    token = (token_el.text or "").strip() if token_el is not None else ""
+    size = token_el.get("completeListSize") if token_el is not None else None
+    return OaiPage(records, token or None, int(size) if size and size.isdigit() else None)
+
+
+def _split_outside_parens(text: str) -> list[str]:
+    """Split an arXivRaw author list on ',' / ' and ' that are not inside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and (m := _AUTHOR_SPLIT_RE.match(text, i)) and (ch == "," or ch.isspace()):
+            if m.end() > i:
+                parts.append(text[start:i])
+                start = m.end()
+    parts.append(text[start:])
+    return parts
+
+
+def _oai_authors(raw: str | None) -> list[dict]:
+    out = []
+    for part in _split_outside_parens(normalise_ws(raw) or ""):
+        part = part.strip()
+        if not part:
+            continue
+        m = _AUTHOR_AFFIL_RE.match(part)
+        name, affil = (m.group("name"), normalise_ws(m.group("affil"))) if m else (part, None)
+        out.append({"name": name.strip(), "affiliation": affil or None})
+    return out
+
+
+def oai_record_key(record: ET.Element) -> str:
+    return normalise_ws(record.findtext("oai:header/oai:identifier", None, OAI_NS)) or "<no identifier>"
+
+
+def parse_oai_record(record: ET.Element, fetched_at: datetime) -> dict:
+    """One arXivRaw record -> one `papers` row (same contract as parse_entry). Raises MalformedEntry."""
+    from email.utils import parsedate_to_datetime
+
+    key = oai_record_key(record)
+    meta = record.find("oai:metadata/raw:arXivRaw", OAI_NS)
+    if meta is None:
+        raise MalformedEntry("record without arXivRaw metadata", key)
+    raw_id = normalise_ws(meta.findtext("raw:id", None, OAI_NS))
+    if not raw_id:
+        raise MalformedEntry("record without id", key)
+    versions = []
+    for v in meta.findall("raw:version", OAI_NS):
+        number = (v.get("version") or "").lstrip("v")
+        date_text = normalise_ws(v.findtext("raw:date", None, OAI_NS))
+        try:
+            when = parsedate_to_datetime(date_text).astimezone(timezone.utc)
+        except (TypeError, ValueError):
+            raise MalformedEntry(f"unparseable version date {date_text!r}", key) from None
+        if not number.isdigit():
+            raise MalformedEntry(f"bad version label {v.get('version')!r}", key)
+        versions.append((int(number), when))
+    if not versions:
+        raise MalformedEntry("record without versions", key)
+    arxiv_id, _ = split_arxiv_id(f"{raw_id}v{max(n for n, _ in versions)}")
+    versions.sort()
+    title = normalise_ws(meta.findtext("raw:title", None, OAI_NS))
+    if not title:
+        raise MalformedEntry("record without title", key)
+    abstract = normalise_ws(meta.findtext("raw:abstract", None, OAI_NS))
+    comment = normalise_ws(meta.findtext("raw:comments", None, OAI_NS))
+    categories = (normalise_ws(meta.findtext("raw:categories", None, OAI_NS)) or "").split()
+    return {
+        "arxiv_id": arxiv_id,
+        "latest_version": versions[-1][0],
+        "title": title,
+        "abstract": abstract,
+        "authors": json.dumps(_oai_authors(meta.findtext("raw:authors", None, OAI_NS)), ensure_ascii=False),
+        "primary_category": categories[0] if categories else None,
+        "categories": json.dumps(categories),
+        "published_at": versions[0][1],
+        "updated_at": versions[-1][1],
+        "comment": comment,
+        "journal_ref": normalise_ws(meta.findtext("raw:journal-ref", None, OAI_NS)),
+        "doi": normalise_ws(meta.findtext("raw:doi", None, OAI_NS)),
+        "code_urls": json.dumps(find_code_urls(abstract, comment)),
+        "fetched_at": fetched_at,
+    }
+
+
+def oai_quarantine_row(record: ET.Element, reason: str, fetched_at: datetime) -> dict:
+    return {"entry_key": oai_record_key(record), "reason": reason, "raw_xml": raw_xml(record),
+            "fetched_at": fetched_at}

@@ -60,10 +60,12 @@ _RL_TERM = _rx(
     r"preference optimi[sz]ation|actor[- ]critic|reward shaping|reward maximi[sz]ation|maximi[sz]ing (?:the )?reward|"
     r"policy objective|rollouts?\b|(?-i:\b[A-Z][A-Za-z\-]*(?:PO|RL))\b"
 )
+_NOT_RL_PO = {"EXPO", "TYPO", "REPO", "UPO"}  # upper-case words ending in PO that are not *PO methods
+_RL_ALT = r"(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b"
 _RL_NEGATED = _rx(
     r"(?:(?<!with and )without|no need for|instead of|unlike|rather than|alternative to|free of|avoids?|"
-    r"no)\s+(?:[\w\-]+\s+(?:or|and)\s+)?(?:(?:any|costly|expensive|the|explicit)\s+)?(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b"
-    r"(?:\s+(?:or|and)\s+(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b)?"
+    r"no)\s+(?:[\w\-]+\s+(?:or|and)\s+)?(?:(?:any|costly|expensive|the|explicit)\s+)?" + _RL_ALT
+    + r"(?:\s+(?:or|and)\s+" + _RL_ALT + ")?"
 )
 _LLM_TERM = _rx(
     r"language models?|\bLLMs?\b|\bLMs?\b|reasoning models?|\bVLMs?\b|vision[- ]language|chatbots?|"
@@ -89,9 +91,6 @@ def is_rl_related(p: PaperText) -> tuple[bool, str]:
     return True, f"RL term '{hits[0].group(0)}'"
 
 
-_NOT_RL_PO = {"EXPO", "TYPO", "REPO", "UPO"}  # upper-case words ending in PO that are not *PO methods
-
-
 # --- kind ---------------------------------------------------------------------------------------
 _SURVEY_TITLE = _rx(r"\b(?:survey|review|overview|tutorial|primer|taxonomy|roadmap|landscape)\b")
 _SURVEY_ABS = _rx(r"\b(?:this|our) (?:survey|review|paper surveys)|\bwe (?:survey|review|systematically review)\b")
@@ -101,8 +100,9 @@ _BENCH_ABS = _rx(r"\bwe (?:introduce|present|propose|construct|build|release|dev
 _DATA_TITLE = _rx(r"\b(?:dataset|corpus|corpora|data collection|\d+k problems|collection of \w+ problems)\b")
 _DATA_ABS = _rx(r"\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
                 r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)")
-_METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|estimator|technique|training (?:recipe|scheme|method)|"
-                r"(?:policy )?optimi[sz]er|variant|regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism)")
+_METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|"
+                r"estimator|technique|training (?:recipe|scheme|method)|(?:policy )?optimi[sz]er|variant|"
+                r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism)")
 _METHOD_ABS = _rx(r"\bwe (?:propose|introduce|present|develop|design|derive)\b[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
                   r"|\bwe propose (?:to \w+|\w+ing)\b")
 _METHOD_TITLE = _rx(r"policy optimi[sz]ation|policy gradient|advantage estimat|\bobjective\b|\bloss\b|"
@@ -111,9 +111,9 @@ _APPLY_ABS = _rx(r"\bwe (?:apply|adapt|use|employ|leverage) (?:reinforcement lea
                  r"[^.]{0,80}?\b(?:to|for)\b|task-specific reward|domain-specific reward")
 _DOMAIN = _rx(
     r"\b(?:medical|medicine|clinical|radiology|health|biomedical|patient|molecul\w*|drug|protein|chemi\w+|"
-    r"materials? (?:design|discovery)|chip|circuit|\bEDA\b|legal|law|financ\w*|trading|text-to-sql|sql|"
+    r"materials? (?:design|discovery)|chip|circuit|\bEDA\b|legal|financ\w*|trading|text-to-sql|sql|"
     r"(?:machine )?translation|recommend\w*|robot\w*|autonomous driving|driving|web navigation|web agents?|"
-    r"gui|e-commerce|advertis\w+|education\w*|tutoring|speech|asr|tts|music|theorem proving|lean ?4?|"
+    r"gui|e-commerce|advertis\w+|education\w*|tutoring|speech|asr|tts|music|theorem proving|lean ?4|in lean|"
     r"tool[- ](?:calling|use)|function calling|search engines?|retrieval-augmented|rag|customer service|"
     r"cybersecurity|vulnerabilit\w+|game playing|poker|chess|weather|geospatial|remote sensing|"
     r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video)\b"

@@ -2,11 +2,13 @@
 
 Supported: `search_query` made of AND-ed terms, each `cat:X`, `(cat:X OR cat:Y ...)`,
 `submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]` or `lastUpdatedDate:[...]`; `start`, `max_results`,
-`sortBy` (submittedDate | lastUpdatedDate), `sortOrder`. Fault injection for tests: see `Faults`.
+`sortBy` (submittedDate | lastUpdatedDate), `sortOrder`. Also OAI-PMH at /oai2: ListRecords with
+metadataPrefix=arXivRaw, set, from, until and resumptionToken paging. Fault injection: see `Faults`.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 import socket
 import struct
@@ -14,7 +16,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape, quoteattr
@@ -30,6 +33,7 @@ class Faults:
 
     fail_next: int = 0  # answer the next N requests with `fail_status`
     fail_status: int = 503
+    oai_page_size: int = 100  # records per OAI-PMH ListRecords answer
     reset_next: int = 0  # drop the connection (RST) on the next N requests
     empty_first_pages: int = 0  # answer the next N first pages (start=0) with an empty feed
     empty_later_pages: int = 0  # answer the next N later pages (start>0) without entries
@@ -45,7 +49,7 @@ def _term_matches(term: str, paper: Paper, updated: datetime) -> bool:
     if term.startswith("(") and term.endswith(")"):
         return any(_term_matches(t, paper, updated) for t in term[1:-1].split(" OR "))
     if term.startswith("cat:"):
-        return term[4:] in paper.categories
+        return term[4:] in _categories(paper)
     m = _RANGE_RE.match(term)
     if m:
         lo = datetime.strptime(m.group(2), "%Y%m%d%H%M").replace(tzinfo=timezone.utc)
@@ -93,7 +97,8 @@ class FakeArxiv:
                 pass
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()
         return self
 
@@ -103,6 +108,9 @@ class FakeArxiv:
             self._server.server_close()
 
     # --- request handling ---------------------------------------------------------------
+    def _oai(self, params: dict[str, str]) -> str:
+        return _oai_page(self, params)
+
     def _version(self, paper: Paper) -> tuple[int, datetime]:
         return self.faults.version_bumps.get(paper.arxiv_id, (paper.versions, paper.updated))
 
@@ -133,6 +141,9 @@ class FakeArxiv:
             no_entries = start > 0 and f.empty_later_pages > 0
             if no_entries:
                 f.empty_later_pages -= 1
+        if url.path == "/oai2":
+            self._send(h, 200, self._oai(params).encode("utf-8"), "text/xml; charset=utf-8")
+            return
         if url.path != "/api/query":
             self._send(h, 404, b"not found", "text/plain")
             return
@@ -221,7 +232,7 @@ class FakeArxiv:
                      "type=\"application/pdf\"/>")
         lines.append(f"    <arxiv:primary_category term=\"{p.primary_category}\" "
                      "scheme=\"http://arxiv.org/schemas/atom\"/>")
-        for cat in p.categories:
+        for cat in _categories(p):
             lines.append(f"    <category term=\"{cat}\" scheme=\"http://arxiv.org/schemas/atom\"/>")
         lines.append("  </entry>")
         return "\n".join(lines)
@@ -236,6 +247,77 @@ class FakeArxiv:
             "<entry><id>http://arxiv.org/api/errors#incorrect_search_query</id><title>Error</title>"
             f"<summary>{escape(message)}</summary></entry></feed>"
         )
+
+
+def _oai_page(fake: FakeArxiv, params: dict[str, str]) -> str:
+    """ListRecords (arXivRaw) over the papers; datestamp = day of the latest version."""
+    if "resumptionToken" in params:
+        set_spec, day_from, day_until, offset = base64.urlsafe_b64decode(params["resumptionToken"]).decode().split("|")
+        offset_i = int(offset)
+    else:
+        if params.get("verb") != "ListRecords" or params.get("metadataPrefix") != "arXivRaw":
+            return _oai_error("badArgument", "only verb=ListRecords&metadataPrefix=arXivRaw is served")
+        set_spec, day_from, day_until, offset_i = (params.get("set", ""), params.get("from", "0000-01-01"),
+                                                   params.get("until", "9999-12-31"), 0)
+    chosen = sorted(
+        (p for p in fake.papers
+         if (not set_spec or any(c.split(".")[0] == set_spec for c in _categories(p)))
+         and day_from <= f"{fake._version(p)[1]:%Y-%m-%d}" <= day_until),
+        key=lambda p: (fake._version(p)[1], p.arxiv_id),
+    )
+    if not chosen:
+        return _oai_error("noRecordsMatch", "no records")
+    size = fake.faults.oai_page_size
+    page = chosen[offset_i:offset_i + size]
+    nxt = offset_i + size
+    token = (base64.urlsafe_b64encode(f"{set_spec}|{day_from}|{day_until}|{nxt}".encode()).decode()
+             if nxt < len(chosen) else "")
+    records = "\n".join(_oai_record(fake, p) for p in page)
+    return (_OAI_HEAD + f"<ListRecords>\n{records}\n<resumptionToken cursor=\"{offset_i}\" "
+            f"completeListSize=\"{len(chosen)}\">{token}</resumptionToken>\n</ListRecords>\n</OAI-PMH>")
+
+
+_OAI_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" '
+             'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n<responseDate>2026-01-01T00:00:00Z</responseDate>\n'
+             '<request verb="ListRecords">http://export.arxiv.org/oai2</request>\n')
+
+
+def _oai_error(code: str, message: str) -> str:
+    return _OAI_HEAD + f'<error code="{code}">{escape(message)}</error>\n</OAI-PMH>'
+
+
+def _oai_record(fake: FakeArxiv, p: Paper) -> str:
+    n, updated = fake._version(p)
+    step = (updated - p.published) / (n - 1) if n > 1 else timedelta(0)
+    versions = "".join(
+        f'<version version="v{i + 1}"><date>{format_datetime(p.published + step * i, usegmt=True)}</date>'
+        f"<size>512kb</size><source_type>D</source_type></version>"
+        for i in range(n)
+    )
+    if p.arxiv_id in fake.faults.bad_date_ids:
+        versions = '<version version="v1"><date>yesterday-ish</date></version>'
+    people = [f"{name} ({aff})" if aff else name for name, aff in p.authors]
+    authors = ", ".join(people[:-1]) + " and " + people[-1] if len(people) > 1 else people[0]
+    optional = "".join(
+        f"<{tag}>{escape(value)}</{tag}>"
+        for tag, value in (("comments", p.comment), ("journal-ref", p.journal_ref), ("doi", p.doi)) if value
+    )
+    cats = _categories(p)
+    raw_id = f"broken id {p.arxiv_id}" if p.arxiv_id in fake.faults.malformed_ids else p.arxiv_id
+    return (
+        f"<record><header><identifier>oai:arXiv.org:{p.arxiv_id}</identifier>"
+        f"<datestamp>{updated:%Y-%m-%d}</datestamp><setSpec>{p.primary_category.split('.')[0]}</setSpec></header>"
+        f'<metadata><arXivRaw xmlns="http://arxiv.org/OAI/arXivRaw/"><id>{escape(raw_id)}</id>'
+        f"<submitter>{escape(p.authors[0][0])}</submitter>{versions}<title>{escape(_wrap(p.title))}</title>"
+        f"<authors>{escape(authors)}</authors><categories>{' '.join(cats)}</categories>{optional}"
+        f"<license>http://arxiv.org/licenses/nonexclusive-distrib/1.0/</license>"
+        f"<abstract>  {escape(_wrap(p.abstract))}\n</abstract></arXivRaw></metadata></record>"
+    )
+
+
+def _categories(p: Paper) -> list[str]:
+    """All categories, primary first (as arXiv lists them)."""
+    return [p.primary_category, *(c for c in p.categories if c != p.primary_category)]
 
 
 def _wrap(text: str, width: int = 78) -> str:

@@ -339,7 +339,7 @@ def _synthetic_papers(rng: random.Random) -> list[Paper]:
                 comment=", ".join(comment_bits), journal_ref=None,
                 doi=f"10.48550/arXiv.{aid}" if rng.random() < 0.2 else None,
                 kind=kind, method=method,
-                policy_size_b=size if kind != "not_rl" else None, changes_loss=loss,
+                policy_size_b=size if kind not in ("not_rl", "survey") else None, changes_loss=loss,
                 releases_code=code, maintainer_of=None,
             ))
     return out
