@@ -479,9 +479,12 @@ def _threads(rng: random.Random, papers: list[Paper], adoptions: list[Adoption])
                           rng.choice(users), "NONE", opened, "open", None, None, None, ("bug",),
                           (Comment(maintainers[a.framework], "MEMBER", opened + timedelta(days=1),
                                    "Can you share the config and the commit you run?"),)))
-    # 4) noise: dependabot PRs and unrelated questions
+    # 4) noise: dependabot PRs, unrelated questions, and a failure report naming no method
     for fw in SAMPLE_FRAMEWORKS:
         opened = _dt("2025-08-01") + timedelta(days=rng.randrange(0, 200))
+        out.append(Thread(fw, nxt(fw), "issue", "Training hangs after the first rollout on 4 nodes",
+                          "All ranks are stuck in the weight sync; no error is printed.", rng.choice(users),
+                          "NONE", opened - timedelta(days=20), "open", None, None, None, ("bug",)))
         out.append(Thread(fw, nxt(fw), "pull_request", "Bump torch from 2.6.0 to 2.7.0",
                           "Bumps torch.", "dependabot[bot]", "NONE", opened, "closed", "completed",
                           opened + timedelta(days=3), opened + timedelta(days=3), ("dependencies",)))
