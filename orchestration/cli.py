@@ -1,4 +1,4 @@
-"""`rltrack`: run a refresh, print the headline table, query the published warehouse."""
+"""`rltrack`: run a refresh; query, look up and report on the published (read-only) warehouse."""
 
 from __future__ import annotations
 
@@ -9,29 +9,29 @@ import time
 from pathlib import Path
 
 
-def _configure(args: argparse.Namespace) -> None:
-    """Flags win over the environment; everything downstream reads ingestion.config."""
+def _configure(args: argparse.Namespace, dagster: bool = False) -> None:
+    """Flags win over the environment; everything downstream reads ingestion.config.
+
+    Only a refresh (`dagster=True`) needs DAGSTER_HOME; readers create nothing in the data dir.
+    """
     if getattr(args, "mode", None):
         os.environ["RLTRACK_MODE"] = args.mode
     if getattr(args, "data_dir", None):
         os.environ["RLTRACK_DATA_DIR"] = str(Path(args.data_dir).resolve())
+        if not getattr(args, "warehouse", None):  # the warehouse follows the data dir given
+            os.environ.pop("RLTRACK_WAREHOUSE", None)
     if getattr(args, "warehouse", None):
         os.environ["RLTRACK_WAREHOUSE"] = str(Path(args.warehouse).resolve())
     from ingestion import config
 
     os.environ["RLTRACK_WAREHOUSE"] = str(config.warehouse_path())
-    os.environ.setdefault("DAGSTER_HOME", str(config.data_dir() / "dagster_home"))
-    Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
-
-
-def format_table(headers: list[str], rows: list[tuple]) -> str:
-    cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in r] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
-    line = lambda row: "  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip()  # noqa: E731
-    return "\n".join([line(cells[0]), line(["-" * w for w in widths]), *map(line, cells[1:])])
+    if dagster:
+        os.environ.setdefault("DAGSTER_HOME", str(config.data_dir() / "dagster_home"))
+        Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
 
 
 def print_headline(path: Path | None = None) -> None:
+    from orchestration.analyst.sql import format_table
     from orchestration.assets.publish import headline_rows
     from orchestration.warehouse import connect_read_only
 
@@ -50,7 +50,7 @@ def print_headline(path: Path | None = None) -> None:
 
 
 def cmd_refresh(args: argparse.Namespace) -> int:
-    _configure(args)
+    _configure(args, dagster=True)
     from orchestration.dbt_project import parse_manifest
 
     started = time.monotonic()
@@ -74,6 +74,105 @@ def cmd_headline(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_published(args: argparse.Namespace):
+    _configure(args)
+    from orchestration.warehouse import connect_read_only
+
+    try:
+        return connect_read_only(Path(args.db).resolve() if getattr(args, "db", None) else None)
+    except FileNotFoundError as exc:
+        print(exc, file=sys.stderr)
+        return None
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    import duckdb
+
+    from orchestration.analyst.sql import ReadOnlyRefused, Shell, format_result, run_query
+
+    con = _open_published(args)
+    if con is None:
+        return 2
+    try:
+        if not args.query or args.query == "-":  # the shell; reads piped statements too
+            return Shell(con, args.format).loop()
+        try:
+            text = format_result(run_query(con, args.query), args.format)
+        except ReadOnlyRefused as exc:
+            print(exc, file=sys.stderr)
+            return 3
+        except duckdb.Error as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        if text:
+            print(text)
+        return 0
+    finally:
+        con.close()
+
+
+def cmd_shell(args: argparse.Namespace) -> int:
+    args.query = None
+    return cmd_sql(args)
+
+
+def cmd_lookup(args: argparse.Namespace) -> int:
+    import json
+
+    from orchestration.analyst.lookup import lookup, render
+
+    con = _open_published(args)
+    if con is None:
+        return 2
+    try:
+        result = lookup(con, " ".join(args.query))
+    finally:
+        con.close()
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2, default=str))
+    else:
+        print(render(result), end="")
+    return 0 if result.found else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from orchestration.analyst.report import write_report
+
+    con = _open_published(args)
+    if con is None:
+        return 2
+    from ingestion import config
+
+    out = Path(args.out).resolve() if args.out else config.data_dir() / "report" / "report.html"
+    from orchestration.warehouse import published_path
+
+    source = str(Path(args.db).resolve() if args.db else published_path())
+    try:
+        write_report(con, out, source)
+    finally:
+        con.close()
+    print(f"report written to {out}  (open file://{out})")
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    _configure(args)
+    from orchestration.analyst.docs import generate_docs, serve_docs
+
+    from ingestion import config
+
+    target = Path(args.out).resolve() if args.out else config.data_dir() / "dbt_docs"
+    try:
+        index = generate_docs(target)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"data dictionary: {index}")
+    if args.serve:
+        serve_docs(index.parent, args.port)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rltrack", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -91,6 +190,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     headline = sub.add_parser("headline", parents=[common], help="print the headline table of the published warehouse")
     headline.set_defaults(func=cmd_headline)
+
+    reader = argparse.ArgumentParser(add_help=False, parents=[common])
+    reader.add_argument("--db", help="DuckDB file to read instead of the published snapshot")
+
+    sql = sub.add_parser("sql", parents=[reader], help="run SQL on the published warehouse (read-only); "
+                         "no query starts an interactive shell")
+    sql.add_argument("query", nargs="?", help="SQL to run; omit for the shell (or pipe statements on stdin)")
+    sql.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    sql.set_defaults(func=cmd_sql)
+
+    shell = sub.add_parser("shell", parents=[reader], help="interactive read-only SQL shell")
+    shell.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    shell.set_defaults(func=cmd_shell)
+
+    look = sub.add_parser("lookup", parents=[reader], help="is a method already in a framework or proposed? "
+                          "(arXiv id, arXiv URL or method name)")
+    look.add_argument("query", nargs="+", help="e.g. 2507.18071, 2503.14476v2, https://arxiv.org/abs/..., 'Dr. GRPO'")
+    look.add_argument("--json", action="store_true", help="machine-readable output")
+    look.set_defaults(func=cmd_lookup)
+
+    report = sub.add_parser("report", parents=[reader], help="write the static HTML report (one file, offline)")
+    report.add_argument("--out", help="output file (default <data-dir>/report/report.html)")
+    report.set_defaults(func=cmd_report)
+
+    docs = sub.add_parser("docs", parents=[common], help="generate the dbt docs site (data dictionary)")
+    docs.add_argument("--out", help="folder for the site (default <data-dir>/dbt_docs)")
+    docs.add_argument("--serve", action="store_true", help="serve it on http://127.0.0.1:PORT")
+    docs.add_argument("--port", type=int, default=8580)
+    docs.set_defaults(func=cmd_docs)
     return parser
 
 

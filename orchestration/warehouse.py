@@ -3,7 +3,8 @@
 DuckDB allows a single writing process per file. Every write step (dlt load, dbt build) takes an
 exclusive advisory lock on `<warehouse>.lock`; a second writer waits up to a timeout and then fails
 with a clear message instead of colliding. At the end of a successful refresh the file is copied to
-`published/warehouse.duckdb` with an atomic rename, so readers never see a half-built file.
+`published/warehouse.duckdb` with an atomic rename, so readers never see a half-built file
+(the snapshot before it stays as `published/warehouse.previous.duckdb`).
 """
 
 from __future__ import annotations
@@ -69,21 +70,63 @@ def published_path(warehouse: Path | None = None) -> Path:
     return warehouse.parent / "published" / warehouse.name
 
 
-def publish(warehouse: Path | None = None) -> Path:
-    """Copy the warehouse (under the write lock) to the published path via an atomic rename."""
+def previous_path(warehouse: Path | None = None) -> Path:
+    """The snapshot that was published before the current one (kept for one refresh)."""
+    target = published_path(warehouse)
+    return target.with_name(f"{target.stem}.previous{target.suffix}")
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish(warehouse: Path | None = None, keep_previous: bool = True) -> Path:
+    """Publish a read-only snapshot of the warehouse with an atomic swap.
+
+    Under the write lock: CHECKPOINT (fold the WAL into the file), copy to a temporary file next
+    to the target, fsync it, keep the old snapshot as `*.previous.duckdb` (a hard link, so readers
+    that have it open are untouched), then `os.replace` the target and fsync the folder. A reader
+    that opened the old snapshot keeps reading the old inode until it closes; a new reader sees
+    either the old or the new file, never a partial one. Swapping under the lock keeps two
+    publishers from installing an older copy over a newer one.
+    """
     warehouse = warehouse or config.warehouse_path()
     target = published_path(warehouse)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    prev_tmp = tmp.with_name(tmp.name + ".prev")
     with write_lock(warehouse):
-        # Fold the WAL into the file so the copy is complete on its own.
-        con = duckdb.connect(str(warehouse))
         try:
-            con.execute("CHECKPOINT")
+            con = duckdb.connect(str(warehouse))
+            try:
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            shutil.copyfile(warehouse, tmp)
+            _fsync_file(tmp)
+            if keep_previous and target.exists():
+                try:
+                    os.link(target, prev_tmp)  # same inode: no copy, open readers unaffected
+                except OSError:  # filesystems without hard links
+                    shutil.copyfile(target, prev_tmp)
+                os.replace(prev_tmp, previous_path(warehouse))
+            os.replace(tmp, target)
+            _fsync_dir(target.parent)
         finally:
-            con.close()
-        shutil.copyfile(warehouse, tmp)
-    os.replace(tmp, target)
+            tmp.unlink(missing_ok=True)
+            prev_tmp.unlink(missing_ok=True)
     return target
 
 

@@ -38,6 +38,7 @@ def warehouse_snapshot(context: AssetExecutionContext) -> dg.MaterializeResult:
     return dg.MaterializeResult(
         metadata={
             "path": dg.MetadataValue.path(str(target)),
+            "previous_snapshot": dg.MetadataValue.path(str(warehouse.previous_path(config.warehouse_path()))),
             "headline": dg.MetadataValue.md(table),
             **{f"rows_{m}": c for m, c in counts.items()},
         }
