@@ -1,4 +1,4 @@
-"""Fast commit mining: one `git log --raw --numstat -p -U0` pass, parsed as a byte stream.
+"""Fast commit mining: one `git log --raw --numstat -p -U1` pass, parsed as a byte stream.
 
 What is mined: the first-parent history of the default branch, with each merge commit diffed
 against its first parent. That is exactly the sequence of states the default branch went through,
@@ -7,9 +7,12 @@ merge of a pull request branch; the branch's own commits, which may predate the 
 or have added and removed lines that never reached the branch, are not mined). Repositories that
 squash-merge (trl, verl, ...) have the same history either way.
 
-Per commit we keep metadata, per-file change type and line counts (from `--raw`/`--numstat`), and
+Per commit we keep metadata, per-file change type (`--raw`) and line counts (`--numstat`: the
+counts are exact; tested equal to a plain `git log --numstat` on trl's whole history), and
 the mentions (arXiv ids and identifier tokens) found in the message and in *added* lines only.
-Deleted and context lines are never scanned (`-U0` asks git for no context at all) and no diff
+Deleted and context lines are never scanned (`-U1` keeps git's context output small;
+`-U0` would be smaller still but changes how some diffs align, so counts would drift from
+`--numstat`) and no diff
 text is kept. Bad input is survived and counted in `MiningStats`: binary files, diffs larger
 than `max_scan_bytes` per file (the rest is not scanned), long lines without spaces (base64
 notebook outputs, minified code: not scanned), non-UTF-8 messages or lines (decoded with
@@ -48,6 +51,26 @@ class FileChange:
     scan_truncated: bool = False
 
 
+@dataclass(slots=True, frozen=True)
+class MentionGroup:
+    """The mentions found in one text (a message or one file's added lines), kept compact:
+    rows are only expanded when loaded."""
+
+    path: str  # '' for the message
+    location: str  # message | added_line
+    arxiv_ids: tuple[str, ...]
+    tokens: frozenset[str]
+
+    def __len__(self) -> int:
+        return len(self.arxiv_ids) + len(self.tokens)
+
+    def expand(self) -> Iterator[Mention]:
+        for aid in self.arxiv_ids:
+            yield Mention(self.path, "arxiv_id", aid, self.location)
+        for tok in self.tokens:
+            yield Mention(self.path, "token", tok, self.location)
+
+
 @dataclass(slots=True)
 class Mention:
     path: str  # '' for the message
@@ -66,7 +89,15 @@ class MinedCommit:
     committed_at: datetime
     message: str
     files: list[FileChange] = field(default_factory=list)
-    mentions: list[Mention] = field(default_factory=list)
+    mention_groups: list[MentionGroup] = field(default_factory=list)
+
+    @property
+    def mentions(self) -> list[Mention]:
+        return [m for g in self.mention_groups for m in g.expand()]
+
+    @property
+    def mention_count(self) -> int:
+        return sum(len(g) for g in self.mention_groups)
 
     @property
     def is_merge(self) -> bool:
@@ -102,11 +133,10 @@ class MiningStats:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-def mentions_in(text: str, path: str, location: str) -> list[Mention]:
+def mentions_in(text: str, path: str, location: str) -> list[MentionGroup]:
     """Mentions in one piece of text (a message or the added lines of one file)."""
-    out = [Mention(path, "arxiv_id", aid, location) for aid in find_arxiv_ids(text)]
-    out.extend(Mention(path, "token", tok, location) for tok in find_tokens(text))
-    return out
+    group = MentionGroup(path, location, tuple(find_arxiv_ids(text)), frozenset(find_tokens(text)))
+    return [group] if len(group) else []
 
 
 def _decode(raw: bytes, stats: MiningStats, counter: str) -> str:
@@ -146,11 +176,13 @@ def _unquote_path(raw: bytes) -> str:
     return out.decode("utf-8", errors="replace")
 
 
-def git_log_command(repo: Path, rev_range: str) -> list[str]:
+def git_log_command(repo: Path, rev_range: str, max_count: int | None = None) -> list[str]:
+    limit = [f"--max-count={max_count}"] if max_count else []
     return [
         "git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
         "-c", "diff.renames=true", "log", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--first-parent", "--diff-merges=first-parent", "--raw", "--numstat", "-p", "-U0", f"--format={_FORMAT}", rev_range, "--",
+        "--first-parent", "--diff-merges=first-parent", "--raw", "--numstat", "-p", "-U1",
+        f"--format={_FORMAT}", *limit, rev_range, "--",
     ]
 
 
@@ -165,8 +197,9 @@ class _CommitParser:
         stats = self.stats
         commit: MinedCommit | None = None
         header: list[bytes] | None = None
-        numstat_i = 0
         patch_i = -1
+        second_half = False
+        numstat_i = 0
         current: FileChange | None = None
         added: list[bytes] = []
         scanned = 0
@@ -182,7 +215,7 @@ class _CommitParser:
                 except UnicodeDecodeError:
                     stats.non_utf8_lines += 1
                     text = raw.decode("utf-8", errors="replace")
-                commit.mentions.extend(mentions_in(text, current.path, "added_line"))
+                commit.mention_groups.extend(mentions_in(text, current.path, "added_line"))
             added = []
             scanned = 0
 
@@ -199,7 +232,7 @@ class _CommitParser:
                 if commit is not None:
                     yield self._finish(commit)
                 commit, current, in_patch, in_hunk = None, None, False, False
-                numstat_i, patch_i = 0, -1
+                patch_i, second_half, numstat_i = -1, False, 0
                 header = [line[1:]]
                 if b"\x1d" in line:
                     commit = self._commit_from_header(b"".join(header))
@@ -227,14 +260,21 @@ class _CommitParser:
             if line.startswith(b"diff --git "):
                 flush_file()
                 in_patch = True
+                if current is not None and current.change_type == "type_changed" and not second_half:
+                    second_half = True  # a type change (file <-> symlink) has two sections
+                    continue
+                second_half = False
                 patch_i += 1
                 current = commit.files[patch_i] if patch_i < len(commit.files) else None
                 continue
             if in_patch:
                 if first == b"@" and line.startswith(b"@@"):
                     in_hunk = True
+                elif first == b"B" and line.startswith(b"Binary files ") and current is not None:
+                    current.is_binary = True
+                    current.added_lines = current.deleted_lines = None
                 elif current is None and line.startswith(b"+++ b/"):
-                    current = FileChange(_unquote_path(line[6:].rstrip(b"\n\t")), None, "modified")
+                    current = FileChange(_unquote_path(line[6:].rstrip(b"\n\t")), None, "modified", 0, 0)
                 continue
             if first == b":":
                 commit.files.append(self._raw_entry(line))
@@ -270,7 +310,7 @@ class _CommitParser:
         names = paths.split(b"\t")
         old_path = _unquote_path(names[0]) if len(names) > 1 else None
         fc = FileChange(path=_unquote_path(names[-1]), old_path=old_path,
-                        change_type=_CHANGE_TYPES.get(status, "unknown"))
+                        change_type=_CHANGE_TYPES.get(status, "unknown"), added_lines=0, deleted_lines=0)
         fc.is_submodule = _SUBMODULE_MODE in (old_mode, new_mode)
         return fc
 
@@ -285,13 +325,13 @@ class _CommitParser:
     def _finish(self, commit: MinedCommit) -> MinedCommit:
         stats = self.stats
         if commit.message:
-            commit.mentions[:0] = mentions_in(commit.message, "", "message")
+            commit.mention_groups[:0] = mentions_in(commit.message, "", "message")
         stats.commits += 1
         stats.merge_commits += commit.is_merge
         stats.files += len(commit.files)
         stats.binary_files += sum(f.is_binary for f in commit.files)
         stats.submodule_changes += sum(f.is_submodule for f in commit.files)
-        stats.mentions += len(commit.mentions)
+        stats.mentions += commit.mention_count
         return commit
 
 
@@ -302,10 +342,11 @@ def mine_commits(
     *,
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     on_commit: Callable[[MinedCommit], None] | None = None,
+    max_count: int | None = None,
 ) -> Iterator[MinedCommit]:
     """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first."""
     stats = stats if stats is not None else MiningStats()
-    proc = subprocess.Popen(git_log_command(repo, rev_range), stdout=subprocess.PIPE,
+    proc = subprocess.Popen(git_log_command(repo, rev_range, max_count), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, bufsize=1 << 20)
     assert proc.stdout is not None
     try:

@@ -76,7 +76,7 @@ def pydriller_commits(
             committed_at=c.committer_date.astimezone(timezone.utc), message=c.msg.strip("\n"),
         )
         if mined.message:
-            mined.mentions.extend(mentions_in(mined.message, "", "message"))
+            mined.mention_groups.extend(mentions_in(mined.message, "", "message"))
         for mf in _modified_files(c):
             path = mf.new_path or mf.old_path or ""
             binary = _is_binary(mf)
@@ -98,11 +98,11 @@ def pydriller_commits(
                         break
                     kept.append(text)
                     size += len(text.encode("utf-8", errors="replace")) + 2
-                mined.mentions.extend(mentions_in("\n".join(kept), path, "added_line"))
+                mined.mention_groups.extend(mentions_in("\n".join(kept), path, "added_line"))
         stats.commits += 1
         stats.merge_commits += mined.is_merge
         stats.files += len(mined.files)
-        stats.mentions += len(mined.mentions)
+        stats.mentions += mined.mention_count
         found[mined.sha] = mined
         if len(found) == len(wanted):
             break

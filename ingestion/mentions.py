@@ -39,21 +39,25 @@ _CONTEXT = (
 _ARXIV_RE = re.compile(_CONTEXT + r"(?:" + _NEW_ID + r"|" + _OLD_ID.replace("(?<![\\w/.-])", "") + r")",
                        re.IGNORECASE)
 _BARE_OLD_RE = re.compile(_OLD_ID)
-_MAYBE_ID_RE = re.compile(r"\d{4}\.\d{4}|/\d{7}")
-_MAYBE_CONTEXT_RE = re.compile(r"arxiv|/papers/|papers\.cool", re.IGNORECASE)
+_SLASH_SEVEN_DIGITS = re.compile(r"/\d{7}")
 
 
 def find_arxiv_ids(text: str | None) -> list[str]:
     """arXiv ids in `text`, without version, in order of first appearance."""
     if not text:
         return []
-    if not _MAYBE_ID_RE.search(text):  # cheap pre-filter: no id-shaped number at all
-        return []
+    # Cheap pre-filters first (most code mentions no paper): every context contains "arxiv" or
+    # "papers", so the full pattern only runs in small windows around those words.
+    lowered = text.lower()
     hits: list[tuple[int, str]] = []
-    if _MAYBE_CONTEXT_RE.search(text):
-        for m in _ARXIV_RE.finditer(text):
-            hits.append((m.start(), m.group("new") or _canonical_old(m.group("old"))))
-    if "/" in text:
+    for key in ("arxiv", "papers"):
+        idx = lowered.find(key)
+        while idx != -1:
+            lo = max(0, idx - 24)
+            for m in _ARXIV_RE.finditer(text, lo, min(len(text), idx + 64)):
+                hits.append((m.start(), m.group("new") or _canonical_old(m.group("old"))))
+            idx = lowered.find(key, idx + 1)
+    if _SLASH_SEVEN_DIGITS.search(text):
         for m in _BARE_OLD_RE.finditer(text):
             hits.append((m.start(), _canonical_old(m.group("old"))))
     seen: dict[str, None] = {}
@@ -120,13 +124,18 @@ def _word_tokens(word: str) -> tuple[str, ...]:
     """Tokens of one raw word (cached: code vocabularies repeat across commits)."""
     if _HEXISH_RE.match(word):  # commit shas, hashes
         return ()
-    token = _normalise(word)
+    if word.islower() and word.isidentifier():  # fast path: snake_case needs no camel split
+        token = "_".join(p for p in word.split("_") if p)
+    else:
+        token = _normalise(word)
     if not token:
         return ()
     out = [token] if _keep(token) else []
+    if "_" not in token:
+        return tuple(out)
     parts = token.split("_")
     n = len(parts)
-    if 1 < n <= MAX_PARTS_FOR_RUNS:
+    if n <= MAX_PARTS_FOR_RUNS:
         for size in range(1, min(MAX_PART_RUN, n - 1) + 1):
             for i in range(n - size + 1):
                 run = parts[i:i + size]
@@ -142,7 +151,4 @@ def find_tokens(text: str | None) -> set[str]:
     """Normalised identifier tokens in `text` (see the module docstring)."""
     if not text:
         return set()
-    out: set[str] = set()
-    for word in set(_WORD_RE.findall(text)):
-        out.update(_word_tokens(word))
-    return out
+    return set().union(*map(_word_tokens, set(_WORD_RE.findall(text))))

@@ -237,3 +237,62 @@ def test_live_clone_then_fetch_follows_renamed_remote(tmp_path):
 ])
 def test_classify_head_paths(path, kind):
     assert classify_head_path(path, ("docs/",)) == kind
+
+
+def test_renamed_repository_rekeys_rows_without_duplicates(tmp_path):
+    global FW
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "x = 1\n"})
+    r.commit("feat: gspo", {"a.py": "x = 1\nuse_gspo = True\n"})
+    old = FW
+    try:
+        run(tmp_path, r)
+        FW = config.Framework("toy", "Toy", "new-org/toy", ("toy-org/toy",), "main", (), (), ("docs/",), True)
+        run(tmp_path, r)
+    finally:
+        FW = old
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    for table in ("commits", "commit_files", "commit_mentions"):
+        repos = con.sql(f"select distinct repo from raw_git.{table}").fetchall()
+        assert repos == [("new-org/toy",)], table
+    assert con.sql("select count(*) from raw_git.commits").fetchall()[0][0] == 2
+    con.close()
+
+
+def test_pydriller_engine_loads_the_same_rows(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "x = 1\n", "CONTRIBUTING.md": "PR titles must follow `type: description`.\n"})
+    r.commit("feat: cispo arXiv:2506.13585", {"a.py": "x = 1\nloss = 'cispo'\n"})
+    run(tmp_path / "git", r)
+    run(tmp_path / "pyd", r, engine="pydriller")
+    assert counts(tmp_path / "git") == counts(tmp_path / "pyd")
+    con = duckdb.connect(str(tmp_path / "git" / "w.duckdb"), read_only=True)
+    rules = con.sql("select pr_title_format, pr_title_pattern, issue_first from raw_git.contribution_rules").fetchall()
+    assert rules == [(True, "type: description", False)]
+    con.close()
+
+
+def test_live_mode_clones_from_remote_template_then_fetches(tmp_path):
+    remote = Repo(tmp_path / "remotes" / "toy-org" / "toy")
+    remote.commit("init", {"a.py": "x = 1\n"})
+    kw = dict(mode="live", frameworks=[FW], repos_dir=tmp_path / "cache",
+              remote_template=str(tmp_path / "remotes" / "{repo}"))
+    pipe = make_pipeline(tmp_path)
+    pipe.run(git_history_source(**kw))
+    assert (tmp_path / "cache" / "toy" / "HEAD").exists()  # a bare clone
+    remote.commit("feat: gspo", {"a.py": "x = 1\nuse_gspo = True\n"})
+    pipe.run(git_history_source(**kw))
+    assert counts(tmp_path)["commits"] == 2
+
+
+def test_type_change_keeps_later_files_aligned(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"AGENTS.md": "one\ntwo\n", "b.py": "x = 1\n"})
+    (r.path / "AGENTS.md").unlink()
+    (r.path / "AGENTS.md").symlink_to("b.py")
+    r.git("add", "AGENTS.md")
+    sha = r.commit("symlink", {"b.py": "x = 1\nuse_gspo = True\n"})
+    c = mined(r.path)[0][sha]
+    files = {f.path: (f.change_type, f.added_lines, f.deleted_lines) for f in c.files}
+    assert files == {"AGENTS.md": ("type_changed", 1, 2), "b.py": ("modified", 1, 0)}
+    assert ("added_line", "b.py", "use_gspo") in mentions(c)

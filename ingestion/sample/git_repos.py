@@ -18,6 +18,7 @@ repository only when it is missing or its inputs (world + this generator) change
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import shutil
 import subprocess
@@ -455,7 +456,7 @@ def build_repo(fw: str, target: Path) -> Path:
     stamp = target / ".git" / _HASH_FILE
     if stamp.exists() and stamp.read_text().strip() == wanted:
         return target
-    tmp = target.parent / f".{target.name}.building"
+    tmp = target.parent / f".{target.name}.building-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     _run(["git", "init", "-q", "-b", "main"], tmp)
