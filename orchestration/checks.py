@@ -1,37 +1,46 @@
-"""Great Expectations suites as Dagster asset checks. Blocking checks stop downstream assets."""
+"""Great Expectations suites as Dagster asset checks (one per suite in `expectations.suites`).
+
+Blocking suites fail with ERROR severity and stop the assets downstream of the checked table in
+the same run; non-blocking ones (freshness) only warn. dbt tests are asset checks too (transform.py).
+"""
 
 import dagster as dg
 import duckdb
 
-from expectations.runner import run_suite
-from expectations.suites import SUITES
+from expectations.suites import SUITES, Suite
 from ingestion import config
 from orchestration.warehouse import write_lock
 
 
-def _gx_check(suite_name: str, blocking: bool) -> dg.AssetChecksDefinition:
-    suite = SUITES[suite_name]
+def gx_check(suite: Suite) -> dg.AssetChecksDefinition:
     schema, table = suite.table.split(".")
+    severity = dg.AssetCheckSeverity.ERROR if suite.blocking else dg.AssetCheckSeverity.WARN
 
     @dg.asset_check(
         asset=dg.AssetKey([schema, table]),
-        name=f"gx_{suite_name}",
-        description=f"Great Expectations suite `{suite_name}` over `{suite.table}`.",
-        blocking=blocking,
+        name=f"gx_{suite.name}",
+        description=f"Great Expectations suite `{suite.name}`: {suite.description}",
+        blocking=suite.blocking,
         pool="duckdb_writer",
     )
     def _check() -> dg.AssetCheckResult:
+        from expectations.runner import run_suite  # imports GX (slow) only when a check runs
+
         with write_lock():  # no writer may hold the file while we read it
             con = duckdb.connect(str(config.warehouse_path()), read_only=True)
             try:
-                outcome = run_suite(con, suite_name)
+                outcome = run_suite(con, suite.name)
             finally:
                 con.close()
         return dg.AssetCheckResult(
             passed=outcome.success,
-            severity=dg.AssetCheckSeverity.ERROR,
+            severity=severity,
+            description=None if outcome.success else
+            "; ".join(f"{f['batch']}: {f['expectation']} on {f['column']} ({f['unexpected']})"
+                      for f in outcome.failures)[:1000],
             metadata={
                 "rows_validated": outcome.rows,
+                "batches": len(suite.batches),
                 "failed_expectations": len(outcome.failures),
                 "failures": dg.MetadataValue.json(outcome.failures),
             },
@@ -40,8 +49,4 @@ def _gx_check(suite_name: str, blocking: bool) -> dg.AssetChecksDefinition:
     return _check
 
 
-GX_CHECKS = [
-    _gx_check("raw_arxiv_papers", blocking=True),
-    _gx_check("fct_method_adoptions", blocking=True),
-    _gx_check("fct_cohort_adoption", blocking=True),
-]
+GX_CHECKS = [gx_check(suite) for suite in SUITES.values()]

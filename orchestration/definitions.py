@@ -1,4 +1,5 @@
-"""The Dagster code location: dlt raw assets -> dbt models -> published snapshot, with checks."""
+"""The Dagster code location: dlt raw assets -> dbt models -> published snapshot, with checks,
+jobs, schedules and the automation sensor."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from orchestration.assets.raw import RAW_ASSETS  # noqa: E402
 from orchestration.assets.transform import dbt_warehouse  # noqa: E402
 from orchestration.checks import GX_CHECKS  # noqa: E402
 from orchestration.jobs import JOBS, SCHEDULES  # noqa: E402
+from orchestration.sensors import EAGER, SENSORS  # noqa: E402
 
 defs = dg.Definitions(
-    assets=[*RAW_ASSETS, dbt_warehouse, warehouse_snapshot],
+    assets=[*RAW_ASSETS, dbt_warehouse, warehouse_snapshot.with_attributes(automation_condition=EAGER)],
     asset_checks=GX_CHECKS,
     jobs=JOBS,
     schedules=SCHEDULES,
+    sensors=SENSORS,
     resources={"dlt": DagsterDltResource(), "dbt": dbt_resource()},
 )

@@ -1,19 +1,33 @@
-"""dbt models, seeds and tests as Dagster assets and asset checks."""
+"""dbt models, seeds and tests as Dagster assets and asset checks.
+
+The dbt build holds the warehouse write lock; its events are buffered and re-emitted once dbt has
+exited, each model's materialisation carrying its row count, the change since the last run and (for
+marts) a preview, read from a read-only connection while the lock is still held. dagster-dbt's
+`fetch_row_counts()` would open the file from this process while the dbt subprocess holds DuckDB's
+single writer lock, so it is not used.
+"""
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import dagster as dg
+import duckdb
 from dagster import AssetExecutionContext
 from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtCliResource, dbt_assets
 
+from ingestion import config as rl_config
 from orchestration.assets.raw import WRITER_POOL
 from orchestration.dbt_project import MANIFEST_PATH, dbt_env, dbt_project
 from orchestration.warehouse import write_lock
 
+OWNER = "team:analytics-engineering"
+PREVIEW_ROWS = 10
+
+
 class LayeredTranslator(DagsterDbtTranslator):
-    """Models keyed `[<layer schema>, <model>]` and grouped by layer; sources keep their meta key."""
+    """Models keyed `[<layer schema>, <model>]` and grouped by layer; sources keep their meta key.
+    Every model updates eagerly when something upstream changed (declarative automation)."""
 
     def get_asset_key(self, dbt_resource_props: Mapping[str, Any]) -> dg.AssetKey:
         if dbt_resource_props["resource_type"] == "source":
@@ -25,10 +39,86 @@ class LayeredTranslator(DagsterDbtTranslator):
         return dbt_resource_props.get("config", {}).get("schema") or "dbt"
 
     def get_owners(self, dbt_resource_props: Mapping[str, Any]):
-        return ["team:analytics-engineering"]
+        return [OWNER]
+
+    def get_tags(self, dbt_resource_props: Mapping[str, Any]) -> Mapping[str, str]:
+        layer = dbt_resource_props.get("config", {}).get("schema") or "dbt"
+        return {**super().get_tags(dbt_resource_props), "layer": layer}
+
+    def get_automation_condition(self, dbt_resource_props: Mapping[str, Any]) -> dg.AutomationCondition | None:
+        return dg.AutomationCondition.eager()
 
 
 translator = LayeredTranslator(settings=DagsterDbtTranslatorSettings(enable_asset_checks=True))
+
+
+class DbtBuildConfig(dg.Config):
+    full_refresh: bool = False  # `dbt build --full-refresh`: rebuild incremental models and seeds from scratch
+
+
+def _relation(key: dg.AssetKey) -> str:
+    return ".".join(f'"{part}"' for part in key.path)
+
+
+def model_metadata(con: duckdb.DuckDBPyConnection, key: dg.AssetKey, previous: int | None) -> dict[str, Any]:
+    """Row count, change since the last materialisation and, for marts, a preview table."""
+    rows = con.execute(f"select count(*) from {_relation(key)}").fetchone()[0]
+    meta: dict[str, Any] = {"dagster/row_count": rows}
+    if previous is not None:
+        meta["row_change"] = rows - previous
+    if key.path[0] == "marts":
+        frame = con.execute(f"select * from {_relation(key)} limit {PREVIEW_ROWS}").fetch_df()
+        meta["preview"] = dg.MetadataValue.md(frame.to_markdown(index=False) if _has_tabulate()
+                                              else _markdown(frame))
+    return meta
+
+
+def _has_tabulate() -> bool:
+    try:
+        import tabulate  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _markdown(frame) -> str:
+    cols = [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        lines.append("| " + " | ".join("" if v is None else str(v).replace("|", "/")[:60] for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _previous_count(context: AssetExecutionContext, key: dg.AssetKey) -> int | None:
+    event = context.instance.get_latest_materialization_event(key)
+    if event is None or event.asset_materialization is None:
+        return None
+    value = event.asset_materialization.metadata.get("dagster/row_count")
+    return getattr(value, "value", None)
+
+
+def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[Any]:
+    """Re-emit dbt's events, adding metadata to each model's Output. Called under the write lock."""
+    outputs = [e for e in events if isinstance(e, dg.Output)]
+    con = None
+    if outputs:
+        try:
+            con = duckdb.connect(str(rl_config.warehouse_path()), read_only=True)
+        except duckdb.Error as exc:  # never fail a good build over metadata
+            context.log.warning("row counts unavailable: %s", exc)
+    try:
+        for event in events:
+            if con is not None and isinstance(event, dg.Output):
+                key = context.asset_key_for_output(event.output_name)
+                try:
+                    event = event.with_metadata({**event.metadata, **model_metadata(
+                        con, key, _previous_count(context, key))})
+                except duckdb.Error as exc:
+                    context.log.warning("no row count for %s: %s", key.to_user_string(), exc)
+            yield event
+    finally:
+        if con is not None:
+            con.close()
 
 
 @dbt_assets(
@@ -38,10 +128,13 @@ translator = LayeredTranslator(settings=DagsterDbtTranslatorSettings(enable_asse
     pool=WRITER_POOL,
     name="dbt_warehouse",
 )
-def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource):
+def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: DbtBuildConfig):
+    """`dbt build` of the selected models (seeds, models and their tests)."""
     os.environ.update(dbt_env())  # the dbt subprocess reads the absolute warehouse path
+    args = ["build", "--full-refresh"] if config.full_refresh else ["build"]
     with write_lock():
-        invocation = dbt.cli(["build"], context=context, raise_on_error=False)
-        yield from invocation.stream()
-        if not invocation.is_successful():
-            raise dg.Failure(f"dbt build failed: {invocation.get_error()}")
+        invocation = dbt.cli(args, context=context, raise_on_error=False)
+        events = list(invocation.stream())
+        yield from with_row_counts(context, events)
+    if not invocation.is_successful():
+        raise dg.Failure(f"dbt build failed: {invocation.get_error()}")
