@@ -27,7 +27,9 @@ def _configure(args: argparse.Namespace, dagster: bool = False) -> None:
     os.environ["RLTRACK_WAREHOUSE"] = str(config.warehouse_path())
     if dagster:
         os.environ.setdefault("DAGSTER_HOME", str(config.data_dir() / "dagster_home"))
-        Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
+        from orchestration.instance import prepare_dagster_home
+
+        prepare_dagster_home(Path(os.environ["DAGSTER_HOME"]))  # writer pool and run-queue limits
 
 
 def print_headline(path: Path | None = None) -> None:

@@ -10,6 +10,7 @@ from orchestration.dbt_project import dbt_resource, parse_manifest
 
 parse_manifest()  # dagster-dbt builds its assets from target/manifest.json
 
+from orchestration.assets.factor_model import factor_model  # noqa: E402
 from orchestration.assets.publish import warehouse_snapshot  # noqa: E402
 from orchestration.assets.raw import RAW_ASSETS  # noqa: E402
 from orchestration.assets.transform import dbt_warehouse  # noqa: E402
@@ -18,7 +19,12 @@ from orchestration.jobs import JOBS, SCHEDULES  # noqa: E402
 from orchestration.sensors import EAGER, SENSORS  # noqa: E402
 
 defs = dg.Definitions(
-    assets=[*RAW_ASSETS, dbt_warehouse, warehouse_snapshot.with_attributes(automation_condition=EAGER)],
+    assets=[
+        *RAW_ASSETS,
+        dbt_warehouse,
+        factor_model.with_attributes(automation_condition=EAGER),
+        warehouse_snapshot.with_attributes(automation_condition=EAGER),
+    ],
     asset_checks=GX_CHECKS,
     jobs=JOBS,
     schedules=SCHEDULES,

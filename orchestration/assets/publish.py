@@ -18,7 +18,7 @@ def headline_rows(con: duckdb.DuckDBPyConnection) -> list[tuple]:
 
 @dg.asset(
     key=["published", "warehouse_snapshot"],
-    deps=[dg.AssetKey(["marts", m]) for m in MARTS],
+    deps=[*(dg.AssetKey(["marts", m]) for m in MARTS), dg.AssetKey(["analysis", "factor_model"])],
     group_name="published",
     kinds={"duckdb"},
     owners=["team:data-platform"],
