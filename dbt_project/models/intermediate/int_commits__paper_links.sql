@@ -8,7 +8,12 @@ with commits as (
 
 mentions as (
     select
-        m.*,
+        m.framework_id,
+        m.sha,
+        m.path,
+        m.mention_kind,
+        m.mention_value,
+        m.mention_location,
         c.committed_at
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join commits as c
@@ -16,13 +21,16 @@ mentions as (
 ),
 
 papers as (
-    select arxiv_id, published_at from {{ ref('stg_arxiv__papers') }}
+    select
+        arxiv_id,
+        published_at
+    from {{ ref('stg_arxiv__papers') }}
 ),
 
 docs_paths as (
     select
         framework_id,
-        unnest(string_split(docs_paths, ';')) as docs_prefix
+        unnest({{ split_to_array('docs_paths', ';') }}) as docs_prefix
     from {{ ref('frameworks') }}
 ),
 
@@ -34,7 +42,8 @@ by_arxiv_id as (
         m.mention_location,
         m.committed_at,
         p.arxiv_id,
-        m.mention_value as matched_value
+        m.mention_value as matched_value,
+        'arxiv_id' as match_kind
     from mentions as m
     inner join papers as p on m.mention_value = p.arxiv_id
     where m.mention_kind = 'arxiv_id'
@@ -48,16 +57,28 @@ by_alias as (
         m.mention_location,
         m.committed_at,
         a.arxiv_id,
-        m.mention_value as matched_value
+        m.mention_value as matched_value,
+        'alias' as match_kind
     from mentions as m
     inner join {{ ref('int_methods__aliases') }} as a on m.mention_value = a.alias_token
     where m.mention_kind = 'token'
 ),
 
 linked as (
-    select *, 'arxiv_id' as match_kind from by_arxiv_id
+    select * from by_arxiv_id
     union all
-    select *, 'alias' as match_kind from by_alias
+    select * from by_alias
+),
+
+in_docs as (
+    -- evidence in a file under one of the framework's documentation paths
+    select distinct
+        l.framework_id,
+        l.sha,
+        l.path
+    from linked as l
+    inner join docs_paths as d
+        on l.framework_id = d.framework_id and starts_with(l.path, d.docs_prefix)
 )
 
 select
@@ -68,14 +89,9 @@ select
     l.mention_location,
     l.committed_at,
     l.matched_value,
-    case
-        when exists (
-            select 1 from docs_paths as d
-            where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
-        ) then 'docs'
-        else l.match_kind
-    end as evidence,
-    case l.match_kind when 'arxiv_id' then 0.95 else 0.7 end as confidence,
+    case when dl.path is not null then 'docs' else l.match_kind end as evidence,
+    cast(case l.match_kind when 'arxiv_id' then 0.95 else 0.7 end as double precision) as confidence,
     l.committed_at < p.published_at as is_before_first_version
 from linked as l
 inner join papers as p on l.arxiv_id = p.arxiv_id
+left join in_docs as dl on l.framework_id = dl.framework_id and l.sha = dl.sha and l.path = dl.path

@@ -3,20 +3,16 @@
 -- and the curated method catalogue. Aliases that are common code words (seed common_tokens,
 -- catalogue is_common_word) or claimed by several papers are dropped, so 'gpg' in a signing step
 -- never links to the GPG paper.
-with papers as (
-    select * from {{ ref('stg_arxiv__papers') }}
-),
-
-candidates as (
+with candidates as (
     select
         arxiv_id,
-        regexp_extract(title, '^([A-Z][A-Za-z0-9.+-]*(?: [A-Z][A-Za-z0-9.+-]*)?):', 1) as alias,
+        {{ regex_extract('title', '^([A-Z][A-Za-z0-9.+-]*(?: [A-Z][A-Za-z0-9.+-]*)?):', 1) }} as alias,
         'title_acronym' as alias_source
-    from papers
+    from {{ ref('stg_arxiv__papers') }}
     union all
     select
         arxiv_id,
-        unnest(cast(json(defined_methods_json) as varchar[])) as alias,
+        {{ json_list_as_rows('defined_methods_json') }} as alias,
         'defined_name' as alias_source
     from {{ ref('stg_arxiv__paper_features') }}
     union all
@@ -35,7 +31,8 @@ normalised as (
         alias_source,
         {{ method_token('alias') }} as alias_token
     from candidates
-    where alias <> ''
+    where
+        alias <> ''
         -- an alias must look like a name (GSPO, Dr. GRPO, REINFORCE++) unless curated
         and (alias_source = 'catalogue' or length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2)
 ),
@@ -53,7 +50,8 @@ select
     n.alias_source,
     n.alias_token
 from normalised as n
-where length(n.alias_token) >= 3
-    and n.alias_token not in (select token from {{ ref('common_tokens') }})
-    and n.alias_token not in (select alias_token from shared)
+where
+    length(n.alias_token) >= 3
+    and n.alias_token not in (select ct.token from {{ ref('common_tokens') }} as ct)
+    and n.alias_token not in (select s.alias_token from shared as s)
 group by n.arxiv_id, n.alias_source, n.alias_token

@@ -7,6 +7,6 @@ select
     coalesce(f.changes_loss, false) as changes_loss,
     f.loss_signal,
     coalesce(f.releases_code, false) as releases_code,
-    nullif(array_to_string(cast(json(f.maintainer_framework_ids_json) as varchar[]), ';'), '') as maintainer_framework_ids,
-    coalesce(json_array_length(f.maintainer_framework_ids_json), 0) > 0 as is_maintainer_paper
+    {{ json_list_join('f.maintainer_framework_ids_json', ';') }} as maintainer_framework_ids,
+    coalesce({{ json_list_length('f.maintainer_framework_ids_json') }}, 0) > 0 as is_maintainer_paper
 from {{ ref('stg_arxiv__paper_features') }} as f

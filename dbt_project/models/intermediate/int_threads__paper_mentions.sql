@@ -8,40 +8,55 @@ with threads as (
     from {{ ref('int_threads__unified') }}
 ),
 
+candidate_ids as (
+    select
+        thread_id,
+        {{ regex_matches_as_rows('thread_text', '\d{4}\.\d{4,5}') }} as candidate_id
+    from threads
+),
+
 by_arxiv_id as (
     select distinct
-        t.thread_id,
+        c.thread_id,
         p.arxiv_id,
         'arxiv_id' as match_kind
-    from (
-        select thread_id, unnest(regexp_extract_all(thread_text, '(\d{4}\.\d{4,5})')) as candidate_id
-        from threads
-    ) as t
-    inner join {{ ref('stg_arxiv__papers') }} as p on t.candidate_id = p.arxiv_id
+    from candidate_ids as c
+    inner join {{ ref('stg_arxiv__papers') }} as p on c.candidate_id = p.arxiv_id
+),
+
+thread_words as (
+    select
+        thread_id,
+        {{ split_to_array(method_token('thread_text'), '_') }} as words
+    from threads
 ),
 
 words as (
     select
         thread_id,
         unnest(words) as word,
-        generate_subscripts(words, 1) as position
-    from (
-        select thread_id, string_split({{ method_token('thread_text') }}, '_') as words
-        from threads
-    )
+        generate_subscripts(words, 1) as word_position
+    from thread_words
 ),
 
 ngrams as (
-    select thread_id, word as ngram from words
+    select
+        thread_id,
+        word as ngram
+    from words
     union
-    select w1.thread_id, w1.word || '_' || w2.word
+    select
+        w1.thread_id,
+        w1.word || '_' || w2.word as ngram
     from words as w1
-    inner join words as w2 on w1.thread_id = w2.thread_id and w2.position = w1.position + 1
+    inner join words as w2 on w1.thread_id = w2.thread_id and w2.word_position = w1.word_position + 1
     union
-    select w1.thread_id, w1.word || '_' || w2.word || '_' || w3.word
+    select
+        w1.thread_id,
+        w1.word || '_' || w2.word || '_' || w3.word as ngram
     from words as w1
-    inner join words as w2 on w1.thread_id = w2.thread_id and w2.position = w1.position + 1
-    inner join words as w3 on w1.thread_id = w3.thread_id and w3.position = w1.position + 2
+    inner join words as w2 on w1.thread_id = w2.thread_id and w2.word_position = w1.word_position + 1
+    inner join words as w3 on w1.thread_id = w3.thread_id and w3.word_position = w1.word_position + 2
 ),
 
 by_alias as (
@@ -51,12 +66,17 @@ by_alias as (
         'alias' as match_kind
     from ngrams as n
     inner join {{ ref('int_methods__aliases') }} as a on n.ngram = a.alias_token
-)
+),
 
-select thread_id, arxiv_id, min(match_kind) as match_kind
-from (
+matches as (
     select * from by_arxiv_id
     union all
     select * from by_alias
 )
+
+select
+    thread_id,
+    arxiv_id,
+    min(match_kind) as match_kind
+from matches
 group by thread_id, arxiv_id

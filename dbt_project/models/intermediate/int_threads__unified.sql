@@ -1,12 +1,36 @@
 -- Issues and pull requests of every framework in one shape, with their reply timeline:
 -- replies exclude bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
 with threads as (
-    select framework_id, number, 'issue' as thread_kind, title, body, state, state_reason, author,
-        author_association, created_at, closed_at, cast(null as timestamp) as merged_at, is_bot
+    select
+        framework_id,
+        number,
+        'issue' as thread_kind,
+        title,
+        body,
+        state,
+        state_reason,
+        author,
+        author_association,
+        created_at,
+        closed_at,
+        cast(null as timestamp) as merged_at,
+        is_bot
     from {{ ref('stg_github__issues') }}
     union all
-    select framework_id, number, 'pull_request', title, body, state, state_reason, author,
-        author_association, created_at, closed_at, merged_at, is_bot
+    select
+        framework_id,
+        number,
+        'pull_request' as thread_kind,
+        title,
+        body,
+        state,
+        state_reason,
+        author,
+        author_association,
+        created_at,
+        closed_at,
+        merged_at,
+        is_bot
     from {{ ref('stg_github__pull_requests') }}
 ),
 

@@ -17,7 +17,7 @@ select
     f.default_branch,
     f.maintainer_orgs,
     f.maintainer_domains,
-    coalesce(c.commits_mined, 0) as commits_mined,
+    cast(coalesce(c.commits_mined, 0) as bigint) as commits_mined,
     c.first_commit_at,
     c.last_commit_at
 from {{ ref('frameworks') }} as f

@@ -13,23 +13,39 @@ paper_names as (
     -- one name per general-method paper not in the catalogue: its title acronym, else its defined name
     select
         a.arxiv_id,
-        arg_min(a.alias_token, case a.alias_source when 'title_acronym' then 1 else 2 end) as method_id,
-        arg_min(a.alias, case a.alias_source when 'title_acronym' then 1 else 2 end) as method_name
+        {{ first_by('a.alias_token', "case a.alias_source when 'title_acronym' then 1 else 2 end, a.alias_token") }}
+            as method_id,
+        {{ first_by('a.alias', "case a.alias_source when 'title_acronym' then 1 else 2 end, a.alias_token") }}
+            as method_name
     from {{ ref('int_methods__aliases') }} as a
     inner join {{ ref('dim_papers') }} as p on a.arxiv_id = p.arxiv_id and p.is_general_method
-    where a.alias_source in ('title_acronym', 'defined_name')
-        and a.arxiv_id not in (select arxiv_id from catalogue)
+    where
+        a.alias_source in ('title_acronym', 'defined_name')
+        and a.arxiv_id not in (select c.arxiv_id from catalogue as c)
     group by a.arxiv_id
 ),
 
 methods as (
-    select method_id, method_name, arxiv_id, true as is_curated from catalogue
+    select
+        method_id,
+        method_name,
+        arxiv_id,
+        true as is_curated
+    from catalogue
     union all
-    select method_id, method_name, arxiv_id, false from paper_names
+    select
+        method_id,
+        method_name,
+        arxiv_id,
+        false as is_curated
+    from paper_names
 ),
 
 carried_by_adoption as (
-    select arxiv_id, framework_id, adopted_on
+    select
+        arxiv_id,
+        framework_id,
+        adopted_on
     from {{ ref('fct_method_adoptions') }}
 ),
 
@@ -43,18 +59,24 @@ carried_by_code_token as (
     inner join {{ ref('stg_git__commits') }} as cm
         on m.framework_id = cm.framework_id and m.sha = cm.sha and cm.on_default_branch
     inner join {{ ref('method_catalogue') }} as c
-        on m.mention_kind = 'token' and m.mention_value = c.alias
-        and c.alias_kind = 'code_token' and not c.is_common_word
+        on
+            m.mention_kind = 'token' and m.mention_value = c.alias
+            and c.alias_kind = 'code_token' and not c.is_common_word
     group by c.arxiv_id, m.framework_id
 ),
 
+carried_any as (
+    select * from carried_by_adoption
+    union all
+    select * from carried_by_code_token
+),
+
 carried as (
-    select arxiv_id, framework_id, min(adopted_on) as adopted_on
-    from (
-        select * from carried_by_adoption
-        union all
-        select * from carried_by_code_token
-    )
+    select
+        arxiv_id,
+        framework_id,
+        min(adopted_on) as adopted_on
+    from carried_any
     group by arxiv_id, framework_id
 ),
 
@@ -62,7 +84,7 @@ carried_summary as (
     select
         arxiv_id,
         count(*) as frameworks_carrying,
-        string_agg(framework_id, ';' order by framework_id) as framework_ids,
+        {{ dbt.listagg('framework_id', "';'", 'order by framework_id') }} as framework_ids,
         min(adopted_on) as first_carried_on
     from carried
     group by arxiv_id
@@ -83,11 +105,11 @@ select
     m.arxiv_id,
     m.is_curated,
     p.arxiv_id is not null as is_in_study_window,
-    coalesce(s.frameworks_carrying, 0) as frameworks_carrying,
+    cast(coalesce(s.frameworks_carrying, 0) as bigint) as frameworks_carrying,
     s.framework_ids,
     s.first_carried_on,
     coalesce(s.frameworks_carrying, 0) >= {{ var('widely_included_min_frameworks') }} as is_widely_included,
-    coalesce(r.reports_stating, 0) as reports_stating
+    cast(coalesce(r.reports_stating, 0) as bigint) as reports_stating
 from methods as m
 left join {{ ref('dim_papers') }} as p on m.arxiv_id = p.arxiv_id
 left join carried_summary as s on m.arxiv_id = s.arxiv_id

@@ -20,10 +20,10 @@ observation as (
 durations as (
     select
         p.cohort_quarter,
-        case
+        cast(case
             when p.days_to_adoption is not null then greatest(p.days_to_adoption, 0)
             else {{ dbt.datediff('p.first_version_date', 'o.observation_end', 'day') }}
-        end as days,
+        end as integer) as days,
         p.days_to_adoption is not null as is_event
     from papers as p
     cross join observation as o
@@ -41,11 +41,14 @@ steps as (
 
 at_risk as (
     select
-        s.*,
-        sum(s.adopted + s.censored) over (
-            partition by s.cohort_quarter order by s.days desc rows between unbounded preceding and current row
-        ) as papers_at_risk
-    from steps as s
+        cohort_quarter,
+        days,
+        adopted,
+        censored,
+        cast(sum(adopted + censored) over (
+            partition by cohort_quarter order by days desc rows between unbounded preceding and current row
+        ) as bigint) as papers_at_risk
+    from steps
 )
 
 select
@@ -56,8 +59,11 @@ select
     censored,
     -- S(t) = prod (1 - d_i / n_i); a step with d = n drops survival to zero
     case
-        when min(case when adopted = papers_at_risk then 0 else 1 end) over w = 0 then 0.0
-        else round(exp(sum(ln(case when adopted < papers_at_risk then 1.0 - adopted / papers_at_risk else 1.0 end)) over w), 6)
+        when min(case when adopted = papers_at_risk then 0 else 1 end) over w = 0 then cast(0 as double precision)
+        else {{ round_double(
+            'exp(sum(ln(case when adopted < papers_at_risk then 1.0 - cast(adopted as double precision)'
+            ~ ' / papers_at_risk else 1.0 end)) over w)', 6
+        ) }}
     end as share_not_yet_adopted
 from at_risk
-window w as (partition by cohort_quarter order by days rows between unbounded preceding and current row)
+window w as (partition by cohort_quarter order by days asc rows between unbounded preceding and current row)

@@ -17,22 +17,32 @@ first_adoption as (
 observation as (
     select max(committed_date) as observation_end
     from {{ ref('stg_git__commits') }}
+),
+
+cohorts as (
+    select
+        p.cohort_quarter,
+        count(*) as papers,
+        count(*) filter (
+            where a.days_to_first_adoption <= {{ var('inclusion_horizon_days') }}
+        ) as included_within_horizon,
+        count(a.arxiv_id) as ever_included,
+        max(o.observation_end) as observation_end
+    from papers as p
+    left join first_adoption as a on p.arxiv_id = a.arxiv_id
+    cross join observation as o
+    group by p.cohort_quarter
 )
 
 select
-    p.cohort_quarter,
-    strftime(p.cohort_quarter, '%Y') || '-Q' || cast(quarter(p.cohort_quarter) as varchar) as cohort_label,
-    count(*) as papers,
-    count(*) filter (where a.days_to_first_adoption <= {{ var('inclusion_horizon_days') }}) as included_within_horizon,
-    count(a.arxiv_id) as ever_included,
-    round(
-        count(*) filter (where a.days_to_first_adoption <= {{ var('inclusion_horizon_days') }}) / count(*), 4
-    ) as included_within_horizon_rate,
-    round(count(a.arxiv_id) / count(*), 4) as ever_included_rate,
-    any_value(o.observation_end) as observation_end,
-    {{ dbt.dateadd('day', var('inclusion_horizon_days'), dbt.dateadd('month', 3, 'p.cohort_quarter')) }} <= any_value(o.observation_end)
-        as horizon_fully_observed
-from papers as p
-left join first_adoption as a on p.arxiv_id = a.arxiv_id
-cross join observation as o
-group by p.cohort_quarter
+    cohort_quarter,
+    {{ quarter_label('cohort_quarter') }} as cohort_label,
+    papers,
+    included_within_horizon,
+    ever_included,
+    {{ ratio('included_within_horizon', 'papers') }} as included_within_horizon_rate,
+    {{ ratio('ever_included', 'papers') }} as ever_included_rate,
+    observation_end,
+    cast({{ dbt.dateadd('day', var('inclusion_horizon_days'), dbt.dateadd('month', 3, 'cohort_quarter')) }} as date)
+    <= observation_end as horizon_fully_observed
+from cohorts

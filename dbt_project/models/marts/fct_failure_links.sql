@@ -12,12 +12,14 @@ classified as (
     select
         *,
         case
-            when regexp_matches(failure_text, '\bnan\b|\binf\b|\bnan loss|loss (becomes|is|goes) (nan|inf)') then 'nan_or_inf_loss'
-            when regexp_matches(failure_text, 'entropy (collapse|drops)') then 'entropy_collapse'
-            when regexp_matches(failure_text, 'reward (collapse|falls|drops)') then 'reward_collapse'
-            when regexp_matches(failure_text, 'out of memory|\boom\b') then 'out_of_memory'
-            when regexp_matches(failure_text, '\bdiverg') then 'divergence'
-            when regexp_matches(failure_text, '\bhangs?\b|\bdeadlock|\bstuck\b') then 'hang'
+            when
+                {{ regex_contains('failure_text', '\\bnan\\b|\\binf\\b|\\bnan loss|loss (becomes|is|goes) (nan|inf)') }}
+                then 'nan_or_inf_loss'
+            when {{ regex_contains('failure_text', 'entropy (collapse|drops)') }} then 'entropy_collapse'
+            when {{ regex_contains('failure_text', 'reward (collapse|falls|drops)') }} then 'reward_collapse'
+            when {{ regex_contains('failure_text', 'out of memory|\\boom\\b') }} then 'out_of_memory'
+            when {{ regex_contains('failure_text', '\\bdiverg') }} then 'divergence'
+            when {{ regex_contains('failure_text', '\\bhangs?\\b|\\bdeadlock|\\bstuck\\b') }} then 'hang'
         end as failure_kind
     from failures
 ),

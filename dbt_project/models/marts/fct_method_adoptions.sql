@@ -3,16 +3,13 @@ with links as (
     select * from {{ ref('int_commits__paper_links') }}
 ),
 
-papers as (
-    select * from {{ ref('dim_papers') }}
-),
-
 ranked as (
     select
         *,
+        cast(committed_at as date) as committed_date,
         row_number() over (
             partition by arxiv_id, framework_id
-            order by committed_at, confidence desc, sha, path
+            order by committed_at asc, confidence desc, sha asc, path asc
         ) as link_rank
     from links
 ),
@@ -35,14 +32,17 @@ select
     r.sha as first_commit_sha,
     r.path as first_commit_path,
     r.committed_at as first_committed_at,
-    cast(r.committed_at as date) as adopted_on,
-    {{ dbt.datediff('p.first_version_date', 'cast(r.committed_at as date)', 'day') }} as days_from_paper,
+    r.committed_date as adopted_on,
+    cast(
+        {{ dbt.datediff('p.first_version_date', 'r.committed_date', 'day') }}
+        as integer
+    ) as days_from_paper,
     r.evidence as first_evidence,
     s.evidence_kinds,
     s.evidence_commits,
     s.best_confidence as confidence,
     r.is_before_first_version
 from ranked as r
-inner join papers as p on r.arxiv_id = p.arxiv_id
+inner join {{ ref('dim_papers') }} as p on r.arxiv_id = p.arxiv_id
 inner join summary as s on r.arxiv_id = s.arxiv_id and r.framework_id = s.framework_id
 where r.link_rank = 1

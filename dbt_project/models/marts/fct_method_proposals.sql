@@ -1,10 +1,9 @@
 -- Issue and pull-request threads that name a paper's method, with who answered and how it ended.
-with threads as (
-    select * from {{ ref('int_threads__unified') }}
-),
-
-adoptions as (
-    select arxiv_id, framework_id from {{ ref('fct_method_adoptions') }}
+with adoptions as (
+    select
+        arxiv_id,
+        framework_id
+    from {{ ref('fct_method_adoptions') }}
 )
 
 select
@@ -27,7 +26,7 @@ select
     t.maintainer_replies > 0 as maintainer_replied,
     t.first_reply_at,
     t.first_maintainer_reply_at,
-    round({{ dbt.datediff('t.created_at', 't.first_maintainer_reply_at', 'hour') }} / 24.0, 2)
+    {{ ratio(dbt.datediff('t.created_at', 't.first_maintainer_reply_at', 'hour'), '24', 2) }}
         as days_to_first_maintainer_reply,
     a.arxiv_id is not null as adopted_by_framework,
     case
@@ -40,6 +39,6 @@ select
         else 'open_with_maintainer_reply'
     end as outcome
 from {{ ref('int_threads__paper_mentions') }} as m
-inner join threads as t on m.thread_id = t.thread_id
+inner join {{ ref('int_threads__unified') }} as t on m.thread_id = t.thread_id
 inner join {{ ref('dim_papers') }} as p on m.arxiv_id = p.arxiv_id
 left join adoptions as a on m.arxiv_id = a.arxiv_id and t.framework_id = a.framework_id

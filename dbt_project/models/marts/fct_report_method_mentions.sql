@@ -1,10 +1,9 @@
 -- For every technical report and every widely included method: does the report state it?
-with reports as (
-    select * from {{ ref('stg_reports__reports') }}
-),
-
-widely_included as (
-    select method_id, method_name from {{ ref('dim_methods') }}
+with widely_included as (
+    select
+        method_id,
+        method_name
+    from {{ ref('dim_methods') }}
     where is_widely_included
 )
 
@@ -19,7 +18,7 @@ select
     m.arxiv_id is not null as is_stated,
     coalesce(m.occurrences, 0) as occurrences,
     m.matched_text
-from reports as r
+from {{ ref('stg_reports__reports') }} as r
 cross join widely_included as w
 left join {{ ref('stg_reports__report_mentions') }} as m
     on r.arxiv_id = m.arxiv_id and w.method_name = m.method_name

@@ -4,7 +4,7 @@ select distinct on (arxiv_id)
     cast(is_rl_related as boolean) as is_rl_related,
     paper_kind,
     kind_signal,
-    cast(policy_size_b as double) as policy_size_b,
+    cast(policy_size_b as double precision) as policy_size_b,
     size_signal,
     cast(changes_loss as boolean) as changes_loss,
     loss_signal,
@@ -13,4 +13,4 @@ select distinct on (arxiv_id)
     maintainer_framework_ids as maintainer_framework_ids_json,
     screener_version
 from {{ source('raw_arxiv', 'paper_features') }}
-order by arxiv_id, _dlt_load_id desc
+order by arxiv_id asc, _dlt_load_id desc

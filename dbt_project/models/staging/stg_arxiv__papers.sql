@@ -1,3 +1,4 @@
+-- arXiv papers, one row per id without version: the latest version wins.
 with source as (
     select * from {{ source('raw_arxiv', 'papers') }}
 ),
@@ -17,9 +18,9 @@ select
     authors as authors_json,
     primary_category,
     categories as categories_json,
-    cast(published_at as timestamp) as published_at,
-    cast(updated_at as timestamp) as updated_at,
-    cast(published_at as date) as first_version_date,
+    {{ utc_timestamp('published_at') }} as published_at,
+    {{ utc_timestamp('updated_at') }} as updated_at,
+    cast({{ utc_timestamp('published_at') }} as date) as first_version_date,
     comment,
     journal_ref,
     doi,

@@ -1,3 +1,4 @@
+-- arXiv ids and identifier tokens mined from commit messages ('' path) and added lines.
 select distinct
     framework_id,
     repo,

@@ -1,3 +1,4 @@
+-- Commits of each framework repository, one row per (framework, sha); the latest load wins.
 with source as (
     select * from {{ source('raw_git', 'commits') }}
 )
@@ -10,13 +11,13 @@ select distinct on (framework_id, sha)
     cast(is_merge as boolean) as is_merge,
     author_name,
     lower(author_domain) as author_domain,
-    cast(authored_at as timestamp) as authored_at,
-    cast(committed_at as timestamp) as committed_at,
-    cast(committed_at as date) as committed_date,
+    {{ utc_timestamp('authored_at') }} as authored_at,
+    {{ utc_timestamp('committed_at') }} as committed_at,
+    cast({{ utc_timestamp('committed_at') }} as date) as committed_date,
     message,
     cast(insertions as integer) as insertions,
     cast(deletions as integer) as deletions,
     cast(files_changed as integer) as files_changed,
     cast(on_default_branch as boolean) as on_default_branch
 from source
-order by framework_id, sha, _dlt_load_id desc
+order by framework_id asc, sha asc, _dlt_load_id desc

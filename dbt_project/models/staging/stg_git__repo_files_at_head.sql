@@ -1,3 +1,4 @@
+-- Contribution-rule files at each repository's HEAD, one row per (framework, path).
 select distinct on (framework_id, path)
     framework_id,
     repo,
@@ -7,4 +8,4 @@ select distinct on (framework_id, path)
     kind as file_kind,
     content
 from {{ source('raw_git', 'repo_files_at_head') }}
-order by framework_id, path, _dlt_load_id desc
+order by framework_id asc, path asc, _dlt_load_id desc

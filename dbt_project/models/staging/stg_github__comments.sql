@@ -1,3 +1,4 @@
+-- Comments on issues and pull requests, one row per comment id; the latest edit wins.
 select distinct on (id)
     id as comment_id,
     framework_id,
@@ -6,8 +7,8 @@ select distinct on (id)
     author,
     author_association,
     body,
-    cast(created_at as timestamp) as created_at,
-    cast(updated_at as timestamp) as updated_at,
+    {{ utc_timestamp('created_at') }} as created_at,
+    {{ utc_timestamp('updated_at') }} as updated_at,
     cast(is_bot as boolean) as is_bot
 from {{ source('raw_github', 'comments') }}
-order by id, updated_at desc, _dlt_load_id desc
+order by id asc, updated_at desc, _dlt_load_id desc

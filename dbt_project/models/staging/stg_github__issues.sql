@@ -1,3 +1,4 @@
+-- GitHub issues (not pull requests), one row per (framework, number); the latest update wins.
 select distinct on (framework_id, number)
     framework_id,
     repo,
@@ -11,11 +12,10 @@ select distinct on (framework_id, number)
     author,
     author_association,
     labels as labels_json,
-    cast(created_at as timestamp) as created_at,
-    cast(updated_at as timestamp) as updated_at,
-    cast(closed_at as timestamp) as closed_at,
-    
+    {{ utc_timestamp('created_at') }} as created_at,
+    {{ utc_timestamp('updated_at') }} as updated_at,
+    {{ utc_timestamp('closed_at') }} as closed_at,
     cast(comments_count as integer) as comments_count,
     cast(is_bot as boolean) as is_bot
 from {{ source('raw_github', 'issues') }}
-order by framework_id, number, updated_at desc, _dlt_load_id desc
+order by framework_id asc, number asc, updated_at desc, _dlt_load_id desc
