@@ -94,16 +94,22 @@ def find_code_urls(*texts: str | None) -> list[str]:
     return urls
 
 
+PLAUSIBLE_YEARS = (1991, 2100)  # arXiv opened in 1991
+
+
 def parse_timestamp(value: str | None, field: str, key: str) -> datetime:
     if not value or not value.strip():
         raise MalformedEntry(f"missing {field}", key)
     try:
         ts = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        if ts.tzinfo is None:
+            ts = ts.replace(tzinfo=timezone.utc)
+        ts = ts.astimezone(timezone.utc)
+    except (ValueError, OverflowError):  # OverflowError: e.g. year 1 with a positive UTC offset
         raise MalformedEntry(f"unparseable {field} {value.strip()!r}", key) from None
-    if ts.tzinfo is None:
-        ts = ts.replace(tzinfo=timezone.utc)
-    return ts.astimezone(timezone.utc)
+    if not PLAUSIBLE_YEARS[0] <= ts.year <= PLAUSIBLE_YEARS[1]:
+        raise MalformedEntry(f"implausible {field} {value.strip()!r}", key)
+    return ts
 
 
 def parse_feed(content: bytes, *, context: str = "") -> FeedPage:

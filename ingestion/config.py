@@ -56,11 +56,16 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value.split(";") if v.strip())
 
 
+def frameworks_csv() -> Path:
+    """The registry file: the dbt seed, or `RLTRACK_FRAMEWORKS_CSV` (same columns; synthetic worlds)."""
+    return Path(os.environ.get("RLTRACK_FRAMEWORKS_CSV") or FRAMEWORKS_SEED)
+
+
 def frameworks(sample_only: bool | None = None) -> list[Framework]:
     """The registry (one CSV line per framework). `sample_only` defaults to the sample mode."""
     if sample_only is None:
         sample_only = source_mode() == "sample"
-    with FRAMEWORKS_SEED.open(newline="", encoding="utf-8") as fh:
+    with frameworks_csv().open(newline="", encoding="utf-8") as fh:
         rows = [
             Framework(
                 framework_id=r["framework_id"],

@@ -251,9 +251,12 @@ def parse_ts(value: Any, field: str, required: bool = True) -> datetime | None:
             raise MalformedItem(f"missing {field}")
         return None
     try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(timezone.utc)
-    except ValueError:
+        ts = datetime.fromisoformat(str(value).replace("Z", "+00:00")).astimezone(timezone.utc)
+    except (ValueError, OverflowError):  # OverflowError: e.g. year 1 with a positive UTC offset
         raise MalformedItem(f"unparseable {field}: {str(value)[:40]!r}") from None
+    if not 2000 <= ts.year <= 2100:
+        raise MalformedItem(f"implausible {field}: {str(value)[:40]!r}")
+    return ts
 
 
 def _int(item: dict, field: str) -> int:

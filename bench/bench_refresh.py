@@ -1,0 +1,411 @@
+"""Benchmark of a warehouse refresh on the large synthetic world (`ingestion.sample.large_world`).
+
+Prints, in one run:
+  full refresh   time and peak RSS per stage: ingest arxiv, git_history, github, tech_reports
+                 (dlt into DuckDB), dbt build (models + dbt tests), checks (Great Expectations suites)
+  incremental    the same stages after ~1% new data (new paper versions, commits, threads);
+                 target: under 10% of the full refresh
+  linking        `dbt run` of the linking models (int_methods__aliases, int_commits__paper_links,
+                 int_threads__paper_mentions) at scale s and 2s; target: close to linear
+  plans          EXPLAIN of every compiled model: any CROSS_PRODUCT / nested-loop join is listed
+  memory         peak RSS of the process tree (sampled from /proc, all live descendants summed)
+                 and the largest single process (wait4 rusage); target: under 4 GB
+
+Each stage runs in its own process (this script with `--stage`), the fake arXiv and GitHub servers
+in another one, so a stage's memory and time are its own. The stages are the ones the Dagster
+`refresh` job runs (raw dlt assets, `dbt build`, GX checks); they are called directly so that each
+can be timed alone. The framework registry is the generated CSV: `RLTRACK_FRAMEWORKS_CSV` for the
+sources, and a copy of dbt_project/ (under the work folder) whose seeds/frameworks.csv is replaced,
+so the shared project is never touched.
+
+Usage:
+  /work/venv/bin/python bench/bench_refresh.py --scale 0.1            # ~10k papers, 20 x 1k commits
+  /work/venv/bin/python bench/bench_refresh.py --scale 1 --no-doubling  # the full-size world
+  ... --loader-format jsonl   # dlt loads DuckDB from jsonl files instead of INSERT ... VALUES statements
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+SOURCES = ("arxiv", "git_history", "github", "tech_reports")
+LINKING_MODELS = ("int_methods__aliases", "int_commits__paper_links", "int_threads__paper_mentions")
+# physical operators that compare every row with every row (PIECEWISE_MERGE_JOIN: inequality join, listed too)
+BAD_JOIN_OPS = ("CROSS_PRODUCT", "NESTED_LOOP_JOIN", "BLOCKWISE_NL_JOIN", "PIECEWISE_MERGE_JOIN")
+PY = sys.executable
+DBT = str(Path(sys.executable).parent / "dbt")
+
+
+# --- a stage, inside its own process ---------------------------------------------------------------
+def run_stage(stage: str, urls: dict) -> None:
+    from ingestion.pipelines import make_pipeline as project_pipeline
+    from ingestion.sample.large_world import BENCH_NOW
+
+    def make_pipeline(name: str):
+        fmt = os.environ.get("RLTRACK_BENCH_LOADER_FORMAT")
+        if not fmt:
+            return project_pipeline(name)  # exactly what the refresh uses
+        import dlt
+
+        from ingestion import config
+        from ingestion.pipelines import DATASETS
+
+        return dlt.pipeline(pipeline_name=f"rltrack_{name}", dataset_name=DATASETS[name],
+                            destination=dlt.destinations.duckdb(str(config.warehouse_path()),
+                                                                preferred_loader_file_format=fmt),
+                            pipelines_dir=str(config.data_dir() / "dlt_pipelines"))
+
+    started = time.perf_counter()  # after the imports: the stage's own work
+    if stage == "arxiv":
+        from ingestion.arxiv import arxiv_source
+
+        info = make_pipeline("arxiv").run(arxiv_source(mode="sample", base_url=urls["arxiv"], now=BENCH_NOW))
+    elif stage == "git_history":
+        from ingestion.git_history import git_history_source
+
+        info = make_pipeline("git_history").run(git_history_source(mode="sample"))
+    elif stage == "github":
+        from ingestion.github import load_github
+
+        info = load_github(make_pipeline("github"), mode="sample", base_url=urls["github"])
+    elif stage == "tech_reports":
+        from ingestion.tech_reports import tech_reports_source
+
+        info = make_pipeline("tech_reports").run(tech_reports_source(mode="sample"))
+    elif stage == "checks":
+        import duckdb
+
+        from expectations.runner import run_suite
+        from expectations.suites import SUITES
+        from ingestion import config
+
+        con = duckdb.connect(str(config.warehouse_path()), read_only=True)
+        outcomes = {name: run_suite(con, name) for name in SUITES}
+        con.close()
+        print(json.dumps({n: {"success": o.success, "rows": o.rows} for n, o in outcomes.items()}))
+        print(json.dumps({"work_seconds": time.perf_counter() - started}))
+        return
+    else:
+        raise SystemExit(f"unknown stage {stage}")
+    print(json.dumps({"loads": len(info.loads_ids)}))
+    print(json.dumps({"work_seconds": time.perf_counter() - started}))
+
+
+# --- measuring child processes --------------------------------------------------------------------
+class TreeRss:
+    """Samples the summed RSS of all live descendants of this process from /proc."""
+
+    def __init__(self, interval_s: float = 0.25) -> None:
+        self.interval_s = interval_s
+        self.peak_kb = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> TreeRss:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        me = os.getpid()
+        while not self._stop.wait(self.interval_s):
+            parents: dict[int, int] = {}
+            rss: dict[int, int] = {}
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{entry}/stat") as fh:
+                        fields = fh.read().rsplit(")", 1)[1].split()
+                    parents[int(entry)] = int(fields[1])
+                    rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") // 1024
+                except (OSError, IndexError, ValueError):
+                    continue
+            tree, frontier = set(), [me]
+            while frontier:
+                pid = frontier.pop()
+                kids = [p for p, pp in parents.items() if pp == pid and p not in tree]
+                tree.update(kids)
+                frontier.extend(kids)
+            self.peak_kb = max(self.peak_kb, sum(rss.get(p, 0) for p in tree))
+
+
+def timed(cmd: list[str], env: dict, label: str, log_dir: Path) -> dict:
+    """Run `cmd`, return seconds and the peak RSS of its largest process (wait4)."""
+    log = log_dir / f"{label}.log"
+    start = time.perf_counter()
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=REPO_ROOT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        tail = log.read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"stage {label} failed (exit {proc.returncode}); log {log}:\n{tail}")
+    return {"seconds": seconds, "max_rss_mb": usage.ru_maxrss / 1024, "work_seconds": _work_seconds(log, cmd)}
+
+
+def _work_seconds(log: Path, cmd: list[str]) -> float | None:
+    """The stage's time without interpreter start-up: reported by the stage, or dbt's run_results."""
+    for line in reversed(log.read_text(errors="replace").splitlines()):
+        if line.startswith('{"work_seconds"'):
+            return json.loads(line)["work_seconds"]
+    if cmd[0] == DBT:
+        results = Path(cmd[cmd.index("--project-dir") + 1]) / "target" / "run_results.json"
+        if results.exists():
+            return json.loads(results.read_text())["elapsed_time"]  # dbt's own clock, after start-up
+    return None
+
+
+# --- the bench ----------------------------------------------------------------------------------------
+class Bench:
+    def __init__(self, work: Path, scale: float, frameworks: int, loader_format: str | None = None) -> None:
+        self.work, self.scale, self.frameworks, self.loader_format = work, scale, frameworks, loader_format
+        self.logs = work / "logs"
+        self.logs.mkdir(parents=True, exist_ok=True)
+
+    def world_dir(self, scale: float) -> Path:
+        return self.work / f"world_{scale:g}"
+
+    def env(self, scale: float, name: str) -> dict:
+        from ingestion.sample.large_world import LargeWorld
+
+        world_dir = self.world_dir(scale)
+        data = self.work / name
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RLTRACK_")}
+        env.update(RLTRACK_MODE="sample", RLTRACK_DATA_DIR=str(data),
+                   RLTRACK_WAREHOUSE=str(data / "warehouse.duckdb"),
+                   RLTRACK_FRAMEWORKS_CSV=str(world_dir / "frameworks.csv"), PYTHONPATH=str(REPO_ROOT))
+        if self.loader_format:
+            env["RLTRACK_BENCH_LOADER_FORMAT"] = self.loader_format
+        for f in LargeWorld(scale, self.frameworks).frameworks:
+            env[f"RLTRACK_GIT_REPO_{f.framework_id.upper()}"] = str(world_dir / "repos" / f.framework_id)
+        return env
+
+    def build_world(self, scale: float, grown: bool) -> float:
+        start = time.perf_counter()
+        args = ["build", "--scale", str(scale), "--frameworks", str(self.frameworks),
+                "--out", str(self.world_dir(scale))] + (["--grown"] if grown else [])
+        subprocess.run([PY, "-m", "ingestion.sample.large_world", *args], check=True, cwd=REPO_ROOT,
+                       stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+    def dbt_project(self, scale: float) -> Path:
+        """A copy of dbt_project/ whose framework seed is the generated registry."""
+        target = self.work / f"dbt_project_{scale:g}"
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(REPO_ROOT / "dbt_project", target,
+                        ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
+        shutil.copy(self.world_dir(scale) / "frameworks.csv", target / "seeds" / "frameworks.csv")
+        return target
+
+    def serve(self, scale: float, grown: bool):
+        args = [PY, "-m", "ingestion.sample.large_world", "serve", "--scale", str(scale),
+                "--frameworks", str(self.frameworks)] + (["--grown"] if grown else [])
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=REPO_ROOT, text=True)
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the fake servers did not start")
+        return proc, json.loads(line)
+
+    @staticmethod
+    def stop(proc) -> float:
+        proc.stdin.close()
+        _, _, usage = os.wait4(proc.pid, 0)
+        return usage.ru_maxrss / 1024
+
+    def refresh(self, scale: float, name: str, urls: dict, project: Path, label: str) -> dict:
+        env = self.env(scale, name)
+        stages: dict[str, dict] = {}
+        for source in SOURCES:
+            stages[f"ingest {source}"] = timed([PY, __file__, "--stage", source, "--urls", json.dumps(urls)],
+                                               env, f"{label}_{source}", self.logs)
+        dbt_args = ["--project-dir", str(project), "--profiles-dir", str(project)]
+        stages["dbt build"] = timed([DBT, "build", *dbt_args], env, f"{label}_dbt_build", self.logs)
+        stages["checks (GX)"] = timed([PY, __file__, "--stage", "checks"], env, f"{label}_checks", self.logs)
+        return stages
+
+    def linking(self, scale: float, name: str, project: Path, label: str, repeat: int = 2) -> dict:
+        env = self.env(scale, name)
+        dbt_args = ["--project-dir", str(project), "--profiles-dir", str(project)]
+        best = None
+        for i in range(repeat):
+            r = timed([DBT, "run", "-s", *LINKING_MODELS, *dbt_args], env, f"{label}_linking{i}", self.logs)
+            best = r if best is None or r["work_seconds"] < best["work_seconds"] else best
+        return best
+
+    def counts(self, scale: float, name: str) -> dict:
+        import duckdb
+
+        con = duckdb.connect(self.env(scale, name)["RLTRACK_WAREHOUSE"], read_only=True)
+        try:
+            out = {}
+            for t in ("raw_arxiv.papers", "raw_git.commits", "raw_git.commit_mentions", "raw_github.issues",
+                      "raw_github.pull_requests", "raw_github.comments", "intermediate.int_commits__paper_links",
+                      "intermediate.int_threads__paper_mentions", "marts.fct_method_adoptions"):
+                try:
+                    out[t] = con.execute(f"select count(*) from {t}").fetchone()[0]
+                except duckdb.Error:
+                    out[t] = None
+            return out
+        finally:
+            con.close()
+
+    def plans(self, scale: float, name: str, project: Path) -> dict[str, list[str]]:
+        """Models whose EXPLAIN shows a cross product or nested-loop join, with the operators."""
+        import duckdb
+
+        compiled = project / "target" / "compiled" / "rltrack" / "models"
+        con = duckdb.connect(self.env(scale, name)["RLTRACK_WAREHOUSE"], read_only=True)
+        found: dict[str, list[str]] = {}
+        checked = 0
+        try:
+            for sql_file in sorted(compiled.rglob("*.sql")):
+                if "unit_test" in sql_file.name:
+                    continue
+                try:
+                    plan = json.loads(con.execute("EXPLAIN (FORMAT json) " + sql_file.read_text()).fetchall()[0][1])
+                except duckdb.Error:
+                    continue
+                checked += 1
+                ops = _row_by_row_joins(plan)
+                if ops:
+                    found[sql_file.stem] = ops
+        finally:
+            con.close()
+        found["_models_explained"] = [str(checked)]
+        return found
+
+
+def _row_by_row_joins(node) -> list[str]:
+    """'OPERATOR(left est. rows x right est. rows)' for each row-by-row join in a DuckDB JSON plan."""
+    if isinstance(node, list):
+        return [op for child in node for op in _row_by_row_joins(child)]
+    out = []
+    if node.get("name") in BAD_JOIN_OPS:
+        sides = [c.get("extra_info", {}).get("Estimated Cardinality", "?") for c in node.get("children", [])]
+        out.append(f"{node['name']}({' x '.join(sides)})")
+    return out + _row_by_row_joins(node.get("children", []))
+
+
+def fmt_stages(stages: dict) -> str:
+    lines = [f"  {'stage':<22}{'wall s':>9}{'work s':>9}{'max RSS MB':>12}"]
+    for name, r in stages.items():
+        lines.append(f"  {name:<22}{r['seconds']:>9.1f}{r['work_seconds'] or 0:>9.1f}{r['max_rss_mb']:>12.0f}")
+    lines.append(f"  {'total':<22}{sum(r['seconds'] for r in stages.values()):>9.1f}"
+                 f"{sum(r['work_seconds'] or 0 for r in stages.values()):>9.1f}")
+    lines.append("  (wall = process incl. Python/dbt start-up; work = after imports; dbt: run_results elapsed_time)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scale", type=float, default=0.1, help="1.0 = 100k papers, 20x10k commits, 200k threads+comments")
+    parser.add_argument("--frameworks", type=int, default=20)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/rltrack_bench"))
+    parser.add_argument("--no-doubling", action="store_true", help="skip the 2x-scale linking measurement")
+    parser.add_argument("--loader-format", choices=("jsonl", "insert_values", "parquet"),
+                        help="dlt load file format for DuckDB (default: the project's, i.e. dlt's insert_values)")
+    parser.add_argument("--stage", help=argparse.SUPPRESS)
+    parser.add_argument("--urls", default="{}", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.stage:
+        run_stage(args.stage, json.loads(args.urls))
+        return 0
+
+    s = args.scale
+    if args.work.exists():
+        shutil.rmtree(args.work)
+    bench = Bench(args.work, s, args.frameworks, args.loader_format)
+    from ingestion.sample.large_world import LargeWorld
+
+    size = LargeWorld(s, args.frameworks).size
+    print(f"rltrack refresh bench: scale {s:g} = {size.papers} papers, {size.frameworks} frameworks x "
+          f"{size.commits_per_framework} commits, {size.threads} threads (+~1.5 comments each); "
+          f"dlt load format {args.loader_format or 'project default'}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cpus", flush=True)
+    with TreeRss() as tree:
+        gen = bench.build_world(s, grown=False)
+        project = bench.dbt_project(s)
+        print(f"world generated in {gen:.1f}s (repos with git fast-import)", flush=True)
+        server, urls = bench.serve(s, grown=False)
+        full = bench.refresh(s, "data", urls, project, "full")
+        server_rss = bench.stop(server)
+        print("\nFULL refresh\n" + fmt_stages(full), flush=True)
+        counts = bench.counts(s, "data")
+        print("  rows: " + ", ".join(f"{k.split('.')[-1]}={v}" for k, v in counts.items()), flush=True)
+
+        link_s = bench.linking(s, "data", project, f"linking_{s:g}")
+        plans = bench.plans(s, "data", project)
+
+        gen_grow = bench.build_world(s, grown=True)
+        server, urls = bench.serve(s, grown=True)
+        incr = bench.refresh(s, "data", urls, project, "incremental")
+        server_rss = max(server_rss, bench.stop(server))
+        def total(stages: dict, key: str, prefix: str = "") -> float:
+            return sum(r[key] or 0 for k, r in stages.items() if k.startswith(prefix))
+
+        full_total, incr_total = total(full, "seconds"), total(incr, "seconds")
+        full_work, incr_work = total(full, "work_seconds"), total(incr, "work_seconds")
+        ingest_full = total(full, "work_seconds", "ingest")
+        ingest_incr = total(incr, "work_seconds", "ingest")
+        print(f"\nINCREMENTAL refresh after ~1% new data (grown world built in {gen_grow:.1f}s)\n" + fmt_stages(incr))
+        print(f"  incremental / full: wall {incr_total / full_total:.1%}, work {incr_work / full_work:.1%}, "
+              f"ingest work {ingest_incr / ingest_full:.1%} (target < 10%)", flush=True)
+        counts_grown = bench.counts(s, "data")
+        print("  rows: " + ", ".join(f"{k.split('.')[-1]}={v}" for k, v in counts_grown.items()), flush=True)
+
+        link_2s = None
+        if not args.no_doubling:
+            s2 = 2 * s
+            bench.build_world(s2, grown=False)
+            project2 = bench.dbt_project(s2)
+            server, urls = bench.serve(s2, grown=False)
+            env2 = bench.env(s2, "data_2x")
+            for source in ("arxiv", "git_history", "github"):
+                timed([PY, __file__, "--stage", source, "--urls", json.dumps(urls)], env2, f"2x_{source}", bench.logs)
+            bench.stop(server)
+            dbt_args = ["--project-dir", str(project2), "--profiles-dir", str(project2)]
+            timed([DBT, "seed", *dbt_args], env2, "2x_seed", bench.logs)
+            timed([DBT, "run", "-s", *[f"+{m}" for m in LINKING_MODELS], *dbt_args], env2, "2x_upstream", bench.logs)
+            link_2s = bench.linking(s2, "data_2x", project2, f"linking_{s2:g}")
+            counts_2s = bench.counts(s2, "data_2x")
+    print("\nLINKING models (dbt run -s " + " ".join(LINKING_MODELS) + ", best of 2)")
+    print(f"  scale {s:g}: {link_s['work_seconds']:.2f}s in the models ({link_s['seconds']:.1f}s wall)  max RSS {link_s['max_rss_mb']:.0f} MB  "
+          f"({counts['raw_git.commit_mentions']} mentions, {counts['raw_arxiv.papers']} papers)")
+    if link_2s:
+        print(f"  scale {2 * s:g}: {link_2s['work_seconds']:.2f}s in the models ({link_2s['seconds']:.1f}s wall)  max RSS {link_2s['max_rss_mb']:.0f} MB  "
+              f"({counts_2s['raw_git.commit_mentions']} mentions, {counts_2s['raw_arxiv.papers']} papers)")
+        print(f"  ratio 2s/s of the model time: {link_2s['work_seconds'] / link_s['work_seconds']:.2f} "
+              f"(linear = 2.0)")
+    explained = plans.pop("_models_explained")[0]
+    print(f"\nPLANS: EXPLAIN of {explained} compiled models and tests; row-by-row joins (estimated rows per side;"
+          " a side of 1 row is a parameter join, harmless):")
+    for model, ops in plans.items():
+        print(f"  {model}: {', '.join(ops)}")
+    if not plans:
+        print("  none")
+    every = [r["max_rss_mb"] for r in (*full.values(), *incr.values())]
+    print(f"\nMEMORY: peak RSS of the process tree (sum of live processes, sampled) {tree.peak_kb / 1024:.0f} MB; "
+          f"largest single stage process {max(every):.0f} MB; fake servers {server_rss:.0f} MB (target < 4096 MB)")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}; logs in {bench.logs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
