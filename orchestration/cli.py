@@ -61,7 +61,12 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
     from orchestration.definitions import defs
 
-    result = defs.get_job_def("refresh").execute_in_process(instance=DagsterInstance.get())
+    # Step-level events go to the Dagster instance (and its UI); the terminal gets INFO and up.
+    log_level = os.environ.get("RLTRACK_LOG_LEVEL", "INFO")
+    result = defs.get_job_def("refresh").execute_in_process(
+        instance=DagsterInstance.get(),
+        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
+    )
     if not result.success:
         print("refresh failed; see the log above", file=sys.stderr)
         return 1
