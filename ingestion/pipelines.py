@@ -28,7 +28,8 @@ def make_pipeline(
     pipelines_dir = pipelines_dir or config.data_dir() / "dlt_pipelines"
     return dlt.pipeline(
         pipeline_name=f"rltrack_{name}",
-        destination=dlt.destinations.duckdb(str(warehouse)),
+        # jsonl load files: memory stays flat with row count (insert_values grew to GBs at 100k papers)
+        destination=dlt.destinations.duckdb(str(warehouse), preferred_loader_file_format="jsonl"),
         dataset_name=dataset or DATASETS[name],
         pipelines_dir=str(pipelines_dir),
     )

@@ -54,6 +54,13 @@ def print_headline(path: Path | None = None) -> None:
 def cmd_refresh(args: argparse.Namespace) -> int:
     _configure(args, dagster=True)
     from orchestration.dbt_project import parse_manifest
+    from orchestration.warehouse import WarehouseCorrupt, check_warehouse_file
+
+    try:
+        check_warehouse_file()
+    except WarehouseCorrupt as exc:
+        print(f"rltrack: {exc}", file=sys.stderr)
+        return 2
 
     started = time.monotonic()
     parse_manifest(force=True)

@@ -65,6 +65,28 @@ def write_lock(warehouse: Path | None = None, timeout_s: float | None = None) ->
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+class WarehouseCorrupt(RuntimeError):
+    """The warehouse path holds something that is not a DuckDB database."""
+
+
+def check_warehouse_file(warehouse: Path | None = None) -> None:
+    """Refuse early, with a plain message, when the warehouse path is not a DuckDB file.
+
+    DuckDB writes the magic bytes `DUCK` at offset 8 of every database file; an empty or missing
+    file is fine (a first refresh creates it). The file is only read, never changed.
+    """
+    warehouse = warehouse or config.warehouse_path()
+    if not warehouse.exists() or warehouse.stat().st_size == 0:
+        return
+    with warehouse.open("rb") as fh:
+        header = fh.read(12)
+    if header[8:12] != b"DUCK":
+        raise WarehouseCorrupt(
+            f"{warehouse} is not a DuckDB database (corrupt or a different file); it was left untouched. "
+            "Move it away or point RLTRACK_WAREHOUSE elsewhere, then refresh again."
+        )
+
+
 def published_path(warehouse: Path | None = None) -> Path:
     warehouse = warehouse or config.warehouse_path()
     return warehouse.parent / "published" / warehouse.name

@@ -122,3 +122,21 @@ def test_connect_read_only_refuses_writes_and_missing_file(tmp_path):
             con.execute("delete from marts.snapshot_marker")
     finally:
         con.close()
+
+
+def test_refresh_refuses_a_file_that_is_not_duckdb(tmp_path):
+    """A garbage warehouse file gets a plain message naming it, and is left untouched."""
+    import subprocess
+    import sys
+
+    garbage = tmp_path / "warehouse.duckdb"
+    garbage.write_bytes(b"this is not a database" * 100)
+    before = garbage.read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "orchestration.cli", "refresh", "--sample", "--data-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 2
+    assert f"{garbage} is not a DuckDB database" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert garbage.read_bytes() == before
