@@ -5,17 +5,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import struct
 import subprocess
-import zlib
 from pathlib import Path
 
 import duckdb
-import numpy as np
 import pytest
 
 from orchestration.analyst.report import CHART_IDS, FollowUp, kaplan_meier, render_report, write_report
 from orchestration.analyst.svg import PALETTE, bar_chart, nice_max
+from tests.png import decode_png
 
 CHROMIUM = next((p for p in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
                              shutil.which("chromium-browser"), shutil.which("google-chrome")) if p and Path(p).exists()),
@@ -38,49 +36,6 @@ def test_svg_helpers():
     svg = bar_chart("chart-x", "T <&>", ["a", "b"], [("s", [1, None], "#000")])
     assert svg.startswith("<svg id='chart-x'") and "T &lt;&amp;&gt;" in svg
     assert svg.count("class='bar'") == 1
-
-
-def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
-    """Decode an 8-bit, non-interlaced RGB/RGBA PNG (what Chromium writes) into rows of pixels."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, header = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", chunk)
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    assert depth == 8 and colour in (2, 6) and interlace == 0
-    bpp = 3 if colour == 2 else 4
-    raw, stride = zlib.decompress(idat), width * bpp
-    rows: list[bytes] = []
-    prev = np.zeros(stride, dtype=np.uint8)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).copy()
-        if kind == 1:  # sub: running sum along the row, per channel
-            line = (np.cumsum(line.reshape(width, bpp).astype(np.int64), axis=0) % 256).astype(np.uint8).ravel()
-        elif kind == 2:  # up
-            line = line + prev
-        elif kind in (3, 4):  # average / Paeth depend on the decoded left byte: plain loop
-            cur, up = line.tolist(), prev.tolist()
-            for i in range(stride):
-                a = cur[i - bpp] if i >= bpp else 0
-                b, c = up[i], up[i - bpp] if i >= bpp else 0
-                if kind == 3:
-                    cur[i] = (cur[i] + (a + b) // 2) & 255
-                else:
-                    q = a + b - c
-                    pa, pb, pc = abs(q - a), abs(q - b), abs(q - c)
-                    cur[i] = (cur[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            line = np.array(cur, dtype=np.uint8)
-        rows.append(line.tobytes())
-        prev = line
-    return width, bpp, rows
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +106,7 @@ def test_report_renders_in_headless_chromium(report_html, tmp_path):
          report_html.as_uri()],
         capture_output=True, text=True, timeout=120)
     assert png.exists(), proc.stderr[-2000:]
-    width, bpp, rows = png_pixels(png)
+    width, _, rows, bpp = decode_png(png.read_bytes())
     assert (width, len(rows)) == (1400, 3000)
     # Non-blank: many distinct colours, and ink (non-white pixels) in the chart area as well as the top.
     sample = {r[i:i + 3] for r in rows[::10] for i in range(0, len(r), bpp * 7)}

@@ -8,18 +8,17 @@ import os
 import shutil
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import time
 import urllib.request
-import zlib
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from orchestration.instance import prepare_dagster_home
+from tests.png import decode_png
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 WEBSERVER = Path(sys.executable).parent / "dagster-webserver"
@@ -113,48 +112,6 @@ def test_graphql_asset_graph_has_dlt_upstream_of_dbt(webserver):
 
 
 # --- screenshot ----------------------------------------------------------------------------------
-def decode_png(data: bytes) -> tuple[int, int, list[bytes], int]:
-    """Width, height, unfiltered rows and bytes per pixel of an 8-bit RGB/RGBA PNG (Chromium's)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, bytearray(), None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", chunk)
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    assert depth == 8 and colour in (2, 6) and interlace == 0, header
-    bpp = 3 if colour == 2 else 4
-    raw = zlib.decompress(bytes(idat))
-    stride = width * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        if kind == 1:
-            for i in range(bpp, stride):
-                line[i] = (line[i] + line[i - bpp]) & 0xFF
-        elif kind == 2:
-            line = bytearray((a + b) & 0xFF for a, b in zip(line, prev))
-        elif kind == 3:
-            for i in range(stride):
-                left = line[i - bpp] if i >= bpp else 0
-                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
-        elif kind == 4:
-            for i in range(stride):
-                a = line[i - bpp] if i >= bpp else 0
-                b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-        rows.append(bytes(line))
-        prev = line
-    return width, height, rows, bpp
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it: "
                                               "apt-get install -y --no-install-recommends chromium)")
 def test_lineage_page_screenshot(webserver):
