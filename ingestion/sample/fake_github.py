@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from ingestion import config
+from ingestion.sample.loopback import serve_on_loopback
 from ingestion.sample.world import Thread, build_world
 
 RATE_LIMIT = 5000
@@ -309,15 +310,8 @@ def running_fake_github(
     state = FakeGitHubState(repos=repos, renames=renames or {}, faults=Faults(**faults),  # type: ignore[arg-type]
                             clock=clock or time.time)
     handler = type("BoundHandler", (_Handler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    worker = threading.Thread(target=server.serve_forever, name="fake-github", daemon=True)
-    worker.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", state
-    finally:
-        server.shutdown()
-        server.server_close()
-        worker.join(timeout=5)
+    with serve_on_loopback(handler, "fake-github") as base_url:
+        yield base_url, state
 
 
 @contextmanager

@@ -30,7 +30,6 @@ import random
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +38,7 @@ from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 
+from ingestion.sample.loopback import serve_on_loopback
 from ingestion.sample.world import Comment, Paper, Thread
 
 GENERATOR_VERSION = "1"
@@ -344,7 +344,6 @@ def serve_large_arxiv(world: LargeWorld) -> Iterator[str]:
 @contextmanager
 def serve_large_github(world: LargeWorld) -> Iterator[str]:
     """The fake GitHub over `world.github_repos`, item lists cached per query; yields its base URL."""
-    from http.server import ThreadingHTTPServer
     from urllib.parse import parse_qs, urlsplit
 
     from ingestion.sample import fake_github as fg
@@ -384,14 +383,8 @@ def serve_large_github(world: LargeWorld) -> Iterator[str]:
             return self._page(items, params, self._rate_headers(remaining, state.clock() + 3600))
 
     handler = type("LargeHandler", (CachedHandler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    worker = threading.Thread(target=server.serve_forever, name="large-github", daemon=True)
-    worker.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_on_loopback(handler, "large-github") as base_url:
+        yield base_url
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,8 +15,9 @@ import html
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
+from ingestion.sample.loopback import serve_on_loopback
 from ingestion.sample.world import REPORTS, Report
 
 # How each method is named in the sample texts (several forms, chosen by position).
@@ -127,12 +128,5 @@ def serve_sample_arxiv_web(fail_first: int = 0) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    worker = threading.Thread(target=server.serve_forever, name="fake-arxiv-web", daemon=True)
-    worker.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        worker.join(timeout=5)
+    with serve_on_loopback(Handler, "fake-arxiv-web") as base_url:
+        yield base_url

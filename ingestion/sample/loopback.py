@@ -1,0 +1,22 @@
+"""Run an HTTP handler on 127.0.0.1 at a free port for the length of a `with` block."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@contextmanager
+def serve_on_loopback(handler: type[BaseHTTPRequestHandler], name: str) -> Iterator[str]:
+    """Yield the server's base URL (`http://127.0.0.1:<port>`); stop the server afterwards."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    worker = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    worker.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        worker.join(timeout=5)
