@@ -29,7 +29,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -217,6 +217,15 @@ class MiningRun:
         for fw in self.frameworks:
             yield self.result(fw)
 
+    def rows(self, to_rows: Callable[[RepoResult, MinedCommit, dict], Iterable[dict]]) -> Iterator[dict]:
+        """Every framework's rows: deletions for commits a rewrite dropped (under the name they were
+        stored with), then the newly mined commits. `to_rows(result, commit, row_kwargs)`."""
+        for r in self.results():
+            for name, c in r.deletions():
+                yield from to_rows(r, c, {"deleted": True, "repo": name})
+            for c in r.commits:
+                yield from to_rows(r, c, {})
+
     def result(self, fw: config.Framework) -> RepoResult:
         if fw.framework_id not in self._results:
             self._results[fw.framework_id] = self._mine(fw)
@@ -386,39 +395,18 @@ def git_history_source(
     @dlt.resource(name="commits", primary_key=("repo", "sha"), write_disposition="merge", columns=_DELETED,
                   file_format="jsonl")
     def commits() -> Iterator[list[dict]]:
-        def rows() -> Iterator[dict]:
-            for r in run.results():
-                for name, c in r.deletions():
-                    yield commit_row(r.framework, r.branch, c, deleted=True, repo=name)
-                for c in r.commits:
-                    yield commit_row(r.framework, r.branch, c)
-
-        yield from batched(rows())
+        yield from batched(run.rows(lambda r, c, kw: [commit_row(r.framework, r.branch, c, **kw)]))
         log.info("git_history: run stats %s", run.stats.as_dict())
 
     @dlt.resource(name="commit_files", primary_key=("repo", "sha", "path"), write_disposition="merge",
                   columns=_DELETED, file_format="jsonl")
     def commit_files() -> Iterator[list[dict]]:
-        def rows() -> Iterator[dict]:
-            for r in run.results():
-                for name, c in r.deletions():
-                    yield from file_rows(r.framework, c, deleted=True, repo=name)
-                for c in r.commits:
-                    yield from file_rows(r.framework, c)
-
-        yield from batched(rows())
+        yield from batched(run.rows(lambda r, c, kw: file_rows(r.framework, c, **kw)))
 
     @dlt.resource(name="commit_mentions", primary_key=("repo", "sha", "path", "kind", "value", "location"),
                   write_disposition="merge", columns=_DELETED, file_format="jsonl")
     def commit_mentions() -> Iterator[list[dict]]:
-        def rows() -> Iterator[dict]:
-            for r in run.results():
-                for name, c in r.deletions():
-                    yield from mention_rows(r.framework, c, deleted=True, repo=name)
-                for c in r.commits:
-                    yield from mention_rows(r.framework, c)
-
-        yield from batched(rows())
+        yield from batched(run.rows(lambda r, c, kw: mention_rows(r.framework, c, **kw)))
 
     @dlt.resource(name="repo_files_at_head", primary_key=("framework_id", "path"), write_disposition="merge",
                   columns=_DELETED, file_format="jsonl")
