@@ -1,4 +1,5 @@
-"""Fast commit mining: one `git log --raw --numstat -p -U1` pass, parsed as a byte stream.
+"""Fast commit mining: `git log --raw -p -U1` over the first-parent commits, in chunks mined by
+parallel git processes, each commit parsed with byte operations.
 
 What is mined: the first-parent history of the default branch, with each merge commit diffed
 against its first parent. That is exactly the sequence of states the default branch went through,
@@ -7,29 +8,38 @@ merge of a pull request branch; the branch's own commits, which may predate the 
 or have added and removed lines that never reached the branch, are not mined). Repositories that
 squash-merge (trl, verl, ...) have the same history either way.
 
-Per commit we keep metadata, per-file change type (`--raw`) and line counts (`--numstat`: the
-counts are exact; tested equal to a plain `git log --numstat` on trl's whole history), and
-the mentions (arXiv ids and identifier tokens) found in the message and in *added* lines only.
-Deleted and context lines are never scanned (`-U1` keeps git's context output small;
-`-U0` would be smaller still but changes how some diffs align, so counts would drift from
-`--numstat`) and no diff
-text is kept. Bad input is survived and counted in `MiningStats`: binary files, diffs larger
-than `max_scan_bytes` per file (the rest is not scanned), long lines without spaces (base64
-notebook outputs, minified code: not scanned), non-UTF-8 messages or lines (decoded with
-replacement), submodule pointer changes (not scanned), merge commits.
+Per commit we keep metadata, per-file change type (`--raw`) and line counts, and the mentions
+(arXiv ids and identifier tokens) found in the message and in *added* lines only. Line counts
+are the `+`/`-` lines of the patch: the same numbers `--numstat` prints (equal on trl's whole
+history but for one pure rename of a binary file, which numstat shows as binary and we as 0/0,
+as pydriller does) without making git diff every file twice.
+Deleted and context lines are never scanned (`-U1` keeps git's context output small) and no
+diff text is kept. Bad input is survived and counted in `MiningStats`: binary files, diffs
+larger than `max_scan_bytes` per file (the rest is not scanned), long lines without spaces
+(base64 notebook outputs, minified code: not scanned), non-UTF-8 messages or lines (decoded
+with replacement), submodule pointer changes (not scanned), merge commits.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+import re
 import subprocess
+import tempfile
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import BinaryIO
 
 from ingestion.mentions import find_arxiv_ids, find_tokens
 
 MAX_SCAN_BYTES_PER_FILE = 1_000_000
+CHUNK_COMMITS = 64  # commits per `git log` process when mining in parallel
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
@@ -176,114 +186,135 @@ def _unquote_path(raw: bytes) -> str:
     return out.decode("utf-8", errors="replace")
 
 
-def git_log_command(repo: Path, rev_range: str, max_count: int | None = None) -> list[str]:
-    limit = [f"--max-count={max_count}"] if max_count else []
+def _section_path(section: bytes) -> str:
+    """The new path of a `diff --git` section, from its `+++ b/` line (or `/dev/null` side)."""
+    for line in section.split(b"\n", 8)[:8]:
+        if line.startswith(b"+++ b/"):
+            return _unquote_path(line[6:].rstrip(b"\t"))
+    return _unquote_path(section.split(b"\n", 1)[0].rpartition(b" b/")[2])
+
+
+def git_log_command(repo: Path) -> list[str]:
+    """`git log` of exactly the commits named on stdin, in that order, each diffed against its
+    first parent (merges included)."""
     return [
         "git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
         "-c", "diff.renames=true", "log", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--first-parent", "--diff-merges=first-parent", "--raw", "--numstat", "-p", "-U1",
-        f"--format={_FORMAT}", *limit, rev_range, "--",
+        "--no-walk=unsorted", "--stdin", "--diff-merges=first-parent", "--raw", "-p", "-U1",
+        f"--format={_FORMAT}",
     ]
 
 
+# Lines of a hunk body that were added: `+text` at a line start. Hunk bodies are all prefixed
+# lines (' ', '+', '-', '\\'), so no header or file name can match inside them.
+_ADDED_LINE_RE = re.compile(rb"^\+(.*)$", re.MULTILINE)
+_READ_CHUNK = 1 << 18
+
+
+def commit_blocks(stream: BinaryIO) -> Iterator[bytes]:
+    """The output of one `git log` run, cut into one block per commit (without the leading
+    record separator). Reads big chunks; only the last, possibly incomplete block is carried."""
+    pending = bytearray()
+    while chunk := stream.read1(_READ_CHUNK):
+        scan_from = max(0, len(pending) - 1)
+        pending += chunk
+        cut = pending.rfind(b"\n\x1e", scan_from)
+        if cut == -1:
+            continue
+        ready = bytes(pending[:cut])
+        del pending[:cut + 1]
+        yield from ready.lstrip(b"\x1e").split(b"\n\x1e")
+    if pending:
+        yield bytes(pending).lstrip(b"\x1e")
+
+
 class _CommitParser:
-    """Turns the byte lines of one `git log` run into `MinedCommit`s."""
+    """Turns the per-commit blocks of one `git log` run into `MinedCommit`s.
+
+    A block is `header \x1d`, the `--raw` lines, then one `diff --git` section per raw entry
+    (two for a type change). Line counts come from the sections' hunks (`+`/`-` lines), which
+    is what `--numstat` prints for the same diff; scanning and counting are C-level byte
+    operations per section, not a Python loop per line."""
 
     def __init__(self, stats: MiningStats, max_scan_bytes: int) -> None:
         self.stats = stats
         self.max_scan_bytes = max_scan_bytes
 
-    def parse(self, lines: Iterator[bytes]) -> Iterator[MinedCommit]:
-        stats = self.stats
-        commit: MinedCommit | None = None
-        header: list[bytes] | None = None
-        patch_i = -1
-        second_half = False
-        numstat_i = 0
-        current: FileChange | None = None
-        added: list[bytes] = []
-        scanned = 0
-        in_patch = False
-        in_hunk = False
-
-        def flush_file() -> None:
-            nonlocal added, scanned
-            if current is not None and added and commit is not None:
-                raw = b"\n".join(added)
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError:
-                    stats.non_utf8_lines += 1
-                    text = raw.decode("utf-8", errors="replace")
-                commit.mention_groups.extend(mentions_in(text, current.path, "added_line"))
-            added = []
-            scanned = 0
-
-        for line in lines:
-            if header is not None:  # inside the format header (message may span lines)
-                header.append(line)
-                if b"\x1d" in line:
-                    commit = self._commit_from_header(b"".join(header))
-                    header = None
+    def parse(self, blocks: Iterator[bytes]) -> Iterator[MinedCommit]:
+        carried = b""
+        for block in blocks:
+            if carried:  # a message line that began with the record separator: rejoin
+                block, carried = carried + b"\n\x1e" + block, b""
+            head, sep, rest = block.partition(b"\x1d")
+            if not sep:
+                carried = block
                 continue
-            first = line[:1]
-            if first == b"\x1e":
-                flush_file()
-                if commit is not None:
-                    yield self._finish(commit)
-                commit, current, in_patch, in_hunk = None, None, False, False
-                patch_i, second_half, numstat_i = -1, False, 0
-                header = [line[1:]]
-                if b"\x1d" in line:
-                    commit = self._commit_from_header(b"".join(header))
-                    header = None
-                continue
-            if commit is None:
-                continue
-            if in_hunk:
-                if first == b"+":
-                    if current is not None and not current.is_submodule:
-                        if len(line) > LONG_LINE_BYTES and line.count(b" ") * 50 < len(line):
-                            stats.long_lines_skipped += 1
-                        elif scanned < self.max_scan_bytes:
-                            added.append(line[1:])
-                            scanned += len(line)
-                        else:
-                            if not current.scan_truncated:
-                                current.scan_truncated = True
-                                stats.truncated_files += 1
-                            stats.bytes_not_scanned += len(line)
-                    continue
-                if first in (b"-", b" ", b"\\", b"@"):
-                    continue
-                in_hunk = False  # anything else ends the hunk (next file header)
-            if line.startswith(b"diff --git "):
-                flush_file()
-                in_patch = True
-                if current is not None and current.change_type == "type_changed" and not second_half:
-                    second_half = True  # a type change (file <-> symlink) has two sections
-                    continue
-                second_half = False
-                patch_i += 1
-                current = commit.files[patch_i] if patch_i < len(commit.files) else None
-                continue
-            if in_patch:
-                if first == b"@" and line.startswith(b"@@"):
-                    in_hunk = True
-                elif first == b"B" and line.startswith(b"Binary files ") and current is not None:
-                    current.is_binary = True
-                    current.added_lines = current.deleted_lines = None
-                elif current is None and line.startswith(b"+++ b/"):
-                    current = FileChange(_unquote_path(line[6:].rstrip(b"\n\t")), None, "modified", 0, 0)
-                continue
-            if first == b":":
-                commit.files.append(self._raw_entry(line))
-            elif line.strip() and numstat_i < len(commit.files):
-                self._numstat_entry(line, commit.files[numstat_i])
-                numstat_i += 1
-        flush_file()
-        if commit is not None:
+            commit = self._commit_from_header(head)
+            patch_at = rest.find(b"\ndiff --git ")
+            raw_part, patch = (rest, b"") if patch_at == -1 else (rest[:patch_at], rest[patch_at + 12:])
+            commit.files = [self._raw_entry(line) for line in raw_part.split(b"\n") if line[:1] == b":"]
+            if patch:
+                self._read_sections(commit, patch.split(b"\ndiff --git "))
             yield self._finish(commit)
+
+    def _read_sections(self, commit: MinedCommit, sections: list[bytes]) -> None:
+        files = commit.files
+        i = -1
+        second_half = False
+        for section in sections:
+            if i >= 0 and files[i].change_type == "type_changed" and not second_half:
+                second_half = True  # a type change (file <-> symlink) has two sections
+            else:
+                second_half = False
+                i += 1
+                if i == len(files):  # a section git listed no raw entry for: keep it anyway
+                    files.append(FileChange(_section_path(section), None, "modified", 0, 0))
+            self._read_section(commit, files[i], section)
+
+    def _read_section(self, commit: MinedCommit, fc: FileChange, section: bytes) -> None:
+        hunks_at = section.find(b"\n@@")
+        if hunks_at == -1:
+            if b"\nBinary files " in section:
+                fc.is_binary = True
+                fc.added_lines = fc.deleted_lines = None
+            return
+        body = section[hunks_at + 1:]
+        added = _ADDED_LINE_RE.findall(body)
+        if fc.added_lines is not None:
+            fc.added_lines += len(added)
+            fc.deleted_lines += body.count(b"\n-") + (body[:1] == b"-")
+        if fc.is_submodule or not added:
+            return
+        added = self._scannable(fc, added)
+        if not added:
+            return
+        raw = b"\n".join(added)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.stats.non_utf8_lines += 1
+            text = raw.decode("utf-8", errors="replace")
+        commit.mention_groups.extend(mentions_in(text, fc.path, "added_line"))
+
+    def _scannable(self, fc: FileChange, added: list[bytes]) -> list[bytes]:
+        """Drop long space-less lines (data blobs) and stop at `max_scan_bytes` per file."""
+        stats = self.stats
+        if max(map(len, added)) > LONG_LINE_BYTES:
+            kept = [line for line in added if len(line) <= LONG_LINE_BYTES or line.count(b" ") * 50 >= len(line)]
+            stats.long_lines_skipped += len(added) - len(kept)
+            added = kept
+        size = sum(map(len, added)) + len(added)
+        if size <= self.max_scan_bytes:
+            return added
+        scanned = 0
+        for n, line in enumerate(added):
+            if scanned >= self.max_scan_bytes:
+                fc.scan_truncated = True
+                stats.truncated_files += 1
+                stats.bytes_not_scanned += sum(map(len, added[n:])) + len(added) - n
+                return added[:n]
+            scanned += len(line) + 1
+        return added
 
     def _commit_from_header(self, raw: bytes) -> MinedCommit:
         body, _, _ = raw.partition(b"\x1d")
@@ -314,14 +345,6 @@ class _CommitParser:
         fc.is_submodule = _SUBMODULE_MODE in (old_mode, new_mode)
         return fc
 
-    def _numstat_entry(self, line: bytes, fc: FileChange) -> None:
-        added, deleted, _ = line.split(b"\t", 2)
-        if added == b"-":
-            fc.is_binary = True
-            fc.added_lines = fc.deleted_lines = None
-        else:
-            fc.added_lines, fc.deleted_lines = int(added), int(deleted)
-
     def _finish(self, commit: MinedCommit) -> MinedCommit:
         stats = self.stats
         if commit.message:
@@ -335,6 +358,10 @@ class _CommitParser:
         return commit
 
 
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def mine_commits(
     repo: Path,
     rev_range: str,
@@ -343,23 +370,83 @@ def mine_commits(
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     on_commit: Callable[[MinedCommit], None] | None = None,
     max_count: int | None = None,
+    workers: int | None = None,
+    chunk_commits: int = CHUNK_COMMITS,
 ) -> Iterator[MinedCommit]:
-    """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first."""
+    """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first.
+
+    Ranges longer than `chunk_commits` are cut into chunks of consecutive commits, each mined
+    by its own `git log --no-walk` process, `workers` at a time: git's diffing, the costly
+    part, runs on every core while this process parses finished chunks in order."""
     stats = stats if stats is not None else MiningStats()
-    proc = subprocess.Popen(git_log_command(repo, rev_range, max_count), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, bufsize=1 << 20)
-    assert proc.stdout is not None
-    try:
-        for commit in _CommitParser(stats, max_scan_bytes).parse(iter(proc.stdout)):
+    workers = workers or default_workers()
+    shas = git(repo, "rev-list", "--first-parent", *([f"--max-count={max_count}"] if max_count else []),
+               rev_range, "--").split()
+    if workers == 1 or len(shas) <= chunk_commits:
+        chunks: Iterator[list[MinedCommit]] = iter([list(_mine_shas(repo, shas, stats, max_scan_bytes))])
+    else:
+        chunks = _mine_in_parallel(repo, shas, stats, max_scan_bytes, workers, chunk_commits)
+    for chunk in chunks:
+        for commit in chunk:
             if on_commit is not None:
                 on_commit(commit)
             yield commit
-    finally:
-        proc.stdout.close()
-        err = proc.stderr.read() if proc.stderr else b""
-        code = proc.wait()
+
+
+def _mine_in_parallel(repo: Path, shas: list[str], stats: MiningStats, max_scan_bytes: int,
+                      workers: int, chunk_commits: int) -> Iterator[list[MinedCommit]]:
+    """Chunks of mined commits in history order; at most `workers + 1` chunks are held."""
+    pieces = [shas[i:i + chunk_commits] for i in range(0, len(shas), chunk_commits)]
+
+    def mine_piece(piece: list[str]) -> tuple[list[MinedCommit], MiningStats]:
+        own = MiningStats()
+        return list(_mine_shas(repo, piece, own, max_scan_bytes)), own
+
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="git-mining") as pool:
+        pending: deque = deque()
+        todo = iter(pieces)
+        try:
+            for piece in itertools.islice(todo, workers + 1):
+                pending.append(pool.submit(mine_piece, piece))
+            while pending:
+                commits, own = pending.popleft().result()
+                stats.add(own)
+                for piece in itertools.islice(todo, 1):
+                    pending.append(pool.submit(mine_piece, piece))
+                yield commits
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def _mine_shas(repo: Path, shas: list[str], stats: MiningStats, max_scan_bytes: int) -> Iterator[MinedCommit]:
+    """Mine exactly `shas` (in that order) with one `git log` process."""
+    if not shas:
+        return
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(git_log_command(repo), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=err)
+        assert proc.stdin is not None and proc.stdout is not None
+        feeder = threading.Thread(target=_feed, args=(proc.stdin, shas), daemon=True)
+        feeder.start()
+        try:
+            yield from _CommitParser(stats, max_scan_bytes).parse(commit_blocks(proc.stdout))
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+            feeder.join()
+            err.seek(0)
+            message = err.read(2000).decode(errors="replace")
     if code != 0:
-        raise RuntimeError(f"git log failed in {repo} ({code}): {err.decode(errors='replace')[:500]}")
+        raise RuntimeError(f"git log failed in {repo} ({code}): {message}")
+
+
+def _feed(stdin, shas: list[str]) -> None:
+    try:
+        stdin.write("\n".join(shas).encode() + b"\n")
+        stdin.close()
+    except BrokenPipeError:  # git stopped early (its error is reported from stderr)
+        pass
 
 
 # --- small git helpers -----------------------------------------------------------------------

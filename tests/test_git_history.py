@@ -151,6 +151,45 @@ def test_merge_commit_is_diffed_against_first_parent(tmp_path):
     assert stats.merge_commits == 1
 
 
+def test_parallel_chunks_give_the_same_commits_in_the_same_order(tmp_path):
+    r = Repo(tmp_path / "r")
+    for i in range(7):
+        r.commit(f"step {i} arXiv:2503.{14470 + i}", {f"m{i % 3}.py": f"value_{i} = {i}\nuse_gspo_{i} = True\n"})
+    r.git("checkout", "-q", "-b", "side")
+    r.commit("side", {"side.py": "side_token = 1\n"})
+    r.git("checkout", "-q", "main")
+    r.git("merge", "-q", "--no-ff", "-m", "Merge side", "side")
+    r.commit("after", {"m0.py": None})
+
+    def snapshot(**kw):
+        stats = MiningStats()
+        rows = [(c.sha, c.message, [(f.path, f.change_type, f.added_lines, f.deleted_lines) for f in c.files],
+                 sorted(mentions(c))) for c in mine_commits(r.path, "main", stats, **kw)]
+        return rows, stats.as_dict()
+
+    one, one_stats = snapshot(workers=1)
+    many, many_stats = snapshot(workers=3, chunk_commits=2)
+    assert len(one) == 9 and one == many and one_stats == many_stats
+    assert [row[1] for row in one][:2] == ["after", "Merge side"]  # newest first
+    assert snapshot(workers=3, chunk_commits=2, max_count=4)[0] == one[:4]
+
+
+def test_message_line_starting_with_the_record_separator(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "pass\n"})
+    odd = r.commit("title\n\n\x1eodd line", {"b.py": "use_gspo = True\n"})
+    commits, _ = mined(r.path)
+    assert len(commits) == 2 and commits[odd].message == "title\n\n\x1eodd line"
+    assert ("added_line", "b.py", "use_gspo") in mentions(commits[odd])
+
+
+def test_git_failure_is_a_clear_error(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "pass\n"})
+    with pytest.raises(RuntimeError, match="failed"):
+        list(mine_commits(r.path, "no-such-branch"))
+
+
 def test_empty_repository_yields_nothing(tmp_path):
     r = Repo(tmp_path / "r")
     info = run(tmp_path, r)
