@@ -89,9 +89,10 @@ def run_stage(stage: str, urls: dict) -> None:
         from expectations.runner import run_suite
         from expectations.suites import SUITES
         from ingestion import config
+        from orchestration.checks import check_watermarks
 
         con = duckdb.connect(str(config.warehouse_path()), read_only=True)
-        outcomes = {name: run_suite(con, name) for name in SUITES}
+        outcomes = {name: run_suite(con, name, check_watermarks()) for name in SUITES}
         con.close()
         print(json.dumps({n: {"success": o.success, "rows": o.rows} for n, o in outcomes.items()}))
         print(json.dumps({"work_seconds": time.perf_counter() - started}))
@@ -237,6 +238,7 @@ class Bench:
                                                env, f"{label}_{source}", self.logs)
         dbt_args = ["--project-dir", str(project), "--profiles-dir", str(project)]
         stages["dbt build"] = timed([DBT, "build", *dbt_args], env, f"{label}_dbt_build", self.logs)
+        stages["dbt build"]["slowest"] = _slowest_nodes(project, self.logs / f"{label}_run_results.json")
         stages["checks (GX)"] = timed([PY, __file__, "--stage", "checks"], env, f"{label}_checks", self.logs)
         return stages
 
@@ -303,6 +305,15 @@ def _row_by_row_joins(node) -> list[str]:
     return out + _row_by_row_joins(node.get("children", []))
 
 
+def _slowest_nodes(project: Path, keep_as: Path, n: int = 6) -> list[tuple[str, float]]:
+    """The `n` dbt nodes that took longest (run_results.json is kept beside the logs)."""
+    results = project / "target" / "run_results.json"
+    shutil.copy(results, keep_as)
+    nodes = json.loads(results.read_text())["results"]
+    ranked = sorted(nodes, key=lambda r: r["execution_time"], reverse=True)[:n]
+    return [(r["unique_id"].split(".", 2)[-1], r["execution_time"]) for r in ranked]
+
+
 def fmt_stages(stages: dict) -> str:
     lines = [f"  {'stage':<22}{'wall s':>9}{'work s':>9}{'max RSS MB':>12}"]
     for name, r in stages.items():
@@ -310,6 +321,9 @@ def fmt_stages(stages: dict) -> str:
     lines.append(f"  {'total':<22}{sum(r['seconds'] for r in stages.values()):>9.1f}"
                  f"{sum(r['work_seconds'] or 0 for r in stages.values()):>9.1f}")
     lines.append("  (wall = process incl. Python/dbt start-up; work = after imports; dbt: run_results elapsed_time)")
+    for name, r in stages.items():
+        if r.get("slowest"):
+            lines.append(f"  {name}, slowest nodes: " + ", ".join(f"{n} {t:.1f}s" for n, t in r["slowest"]))
     return "\n".join(lines)
 
 

@@ -40,6 +40,9 @@ class Batch:
     label: str
     sql: str  # `{table}` is replaced by the suite's table
     expectations: Expectations
+    # Row-level batches of tables whose rows carry their dlt load id name that column here: with a
+    # watermark store, a run validates only rows of loads newer than the last passing run.
+    incremental_on: str | None = None
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ RAW_PAPERS = Suite(
             gxe.ExpectColumnValuesToNotBeNull(column="published_at"),
             gxe.ExpectColumnValuesToNotBeNull(column="title"),
             gxe.ExpectColumnValuesToBeBetween(column="latest_version", min_value=1),
-        ]),
+        ], incremental_on="_dlt_load_id"),
         no_duplicates("arxiv_id"),
     ),
     description="arXiv ids well formed (no version suffix), one row per paper, required fields present.",
@@ -103,7 +106,7 @@ RAW_COMMITS = Suite(
             gxe.ExpectColumnValuesToMatchRegex(column="sha", regex=SHA_PATTERN),
             gxe.ExpectColumnValuesToMatchRegex(column="repo", regex=REPO_PATTERN),
             gxe.ExpectColumnValuesToNotBeNull(column="committed_at"),
-        ]),
+        ], incremental_on="_dlt_load_id"),
         no_duplicates("repo, sha"),
     ),
     description="Commit shas are 40 hex digits, repos are owner/name, one row per (repo, sha).",
@@ -117,7 +120,7 @@ RAW_GITHUB_PRS = Suite(
             gxe.ExpectColumnValuesToBeBetween(column="number", min_value=1),
             gxe.ExpectColumnValuesToBeInSet(column="state", value_set=["open", "closed"]),
             gxe.ExpectColumnValuesToMatchRegex(column="repo", regex=REPO_PATTERN),
-        ]),
+        ], incremental_on="_dlt_load_id"),
         Batch("merged after created",
               "select count(*) filter (where merged_at < created_at) as merged_before_created from {table}",
               lambda: [gxe.ExpectColumnValuesToBeBetween(column="merged_before_created", max_value=0)]),
@@ -138,7 +141,7 @@ STG_PAPERS = Suite(
         Batch("rows", "select arxiv_id, published_at, first_version_date from {table}", lambda: [
             gxe.ExpectColumnValuesToMatchRegex(column="arxiv_id", regex=ARXIV_ID_PATTERN),
             gxe.ExpectColumnValuesToNotBeNull(column="first_version_date"),
-        ]),
+        ], incremental_on="dlt_load_id"),
         no_duplicates("arxiv_id"),
     ),
     description="Staged papers: one row per arXiv id, each with its first-version date.",
@@ -152,7 +155,7 @@ STG_COMMITS = Suite(
             gxe.ExpectColumnValuesToBeBetween(column="insertions", min_value=0),
             gxe.ExpectColumnValuesToBeBetween(column="deletions", min_value=0),
             gxe.ExpectColumnValuesToBeBetween(column="files_changed", min_value=0),
-        ]),
+        ], incremental_on="dlt_load_id"),
         no_duplicates("repo, sha"),
     ),
     description="Staged commits: valid shas, non-negative line counts, one row per (repo, sha).",

@@ -101,3 +101,24 @@ def test_every_suite_names_a_table_and_has_expectations():
         for batch in suite.batches:
             assert "{table}" in batch.sql or "_dlt_loads" in batch.sql
             assert batch.expectations()
+
+
+def test_watermarks_validate_only_new_loads_and_hold_on_failure(warehouse, tmp_path):
+    from expectations.runner import Watermarks
+
+    warehouse.execute("alter table raw_git.commits add column _dlt_load_id varchar default '1764700000.5'")
+    marks = Watermarks(tmp_path / "marks")
+    first = run_suite(warehouse, "raw_git_commits", marks)
+    assert first.success and first.since_load is None and first.rows == 1 + 0  # the row, no duplicate key
+    again = run_suite(warehouse, "raw_git_commits", marks)
+    assert again.success and again.since_load == 1764700000.5 and again.rows == 0  # nothing new
+    warehouse.execute("insert into raw_git.commits values ('trl', 'huggingface/trl', 'not-a-sha', now(), "
+                      "'1764790000.25')")
+    assert not run_suite(warehouse, "raw_git_commits", marks).success
+    assert marks.get("raw_git_commits") == 1764700000.5  # a failing load is validated again next time
+    assert not run_suite(warehouse, "raw_git_commits", marks).success
+    warehouse.execute("update raw_git.commits set sha = repeat('b', 40) where sha = 'not-a-sha'")
+    fixed = run_suite(warehouse, "raw_git_commits", marks)
+    assert fixed.success and fixed.rows == 1 and marks.get("raw_git_commits") == 1764790000.25
+    # without a store every row is read, as before
+    assert run_suite(warehouse, "raw_git_commits").rows == 2

@@ -13,7 +13,7 @@ import re
 import socket
 import struct
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -44,18 +44,22 @@ class Faults:
     version_bumps: dict[str, tuple[int, datetime]] = field(default_factory=dict)
 
 
-def _term_matches(term: str, paper: Paper, updated: datetime) -> bool:
+def _term_predicate(term: str) -> Callable[[Paper, datetime], bool]:
+    """One search term compiled once into a test of (paper, last-updated date)."""
     term = term.strip()
     if term.startswith("(") and term.endswith(")"):
-        return any(_term_matches(t, paper, updated) for t in term[1:-1].split(" OR "))
+        options = [_term_predicate(t) for t in term[1:-1].split(" OR ")]
+        return lambda paper, updated: any(test(paper, updated) for test in options)
     if term.startswith("cat:"):
-        return term[4:] in _categories(paper)
+        category = term[4:]
+        return lambda paper, updated: category in _categories(paper)
     m = _RANGE_RE.match(term)
     if m:
         lo = datetime.strptime(m.group(2), "%Y%m%d%H%M").replace(tzinfo=timezone.utc)
         hi = datetime.strptime(m.group(3), "%Y%m%d%H%M").replace(tzinfo=timezone.utc, second=59)
-        value = paper.published if m.group(1) == "submittedDate" else updated
-        return lo <= value <= hi
+        if m.group(1) == "submittedDate":
+            return lambda paper, updated: lo <= paper.published <= hi
+        return lambda paper, updated: lo <= updated <= hi
     raise ValueError(f"unsupported search term {term!r}")
 
 
@@ -171,7 +175,8 @@ class FakeArxiv:
         terms = [t for t in search_query.split(" AND ") if t.strip()]
         if not terms:
             raise ValueError("empty search_query")
-        out = [p for p in self.papers if all(_term_matches(t, p, self._version(p)[1]) for t in terms)]
+        tests = [_term_predicate(t) for t in terms]
+        out = [p for p in self.papers if all(test(p, self._version(p)[1]) for test in tests)]
         if sort_by == "lastUpdatedDate":
             out.sort(key=lambda p: (self._version(p)[1], p.arxiv_id))
         else:

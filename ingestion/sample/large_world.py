@@ -38,6 +38,7 @@ from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 
+from ingestion.github import PER_PAGE as GITHUB_PER_PAGE
 from ingestion.sample.loopback import serve_on_loopback
 from ingestion.sample.world import Comment, Paper, Thread
 
@@ -341,9 +342,18 @@ def serve_large_arxiv(world: LargeWorld) -> Iterator[str]:
         yield fake.base_url
 
 
+def _query(**params: object) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in params.items()))
+
+
+# the listings ingestion.github asks for (without `since` and `page`)
+WARM_ISSUES_QUERY = _query(state="all", sort="updated", direction="asc", per_page=GITHUB_PER_PAGE)
+WARM_COMMENTS_QUERY = _query(sort="updated", direction="asc", per_page=GITHUB_PER_PAGE)
+
+
 @contextmanager
 def serve_large_github(world: LargeWorld) -> Iterator[str]:
-    """The fake GitHub over `world.github_repos`, item lists cached per query; yields its base URL."""
+    """The fake GitHub over `world.github_repos`, item lists cached per listing; yields its base URL."""
     from urllib.parse import parse_qs, urlsplit
 
     from ingestion.sample import fake_github as fg
@@ -351,6 +361,22 @@ def serve_large_github(world: LargeWorld) -> Iterator[str]:
     renames = {f.former_repo: f.repo for f in world.frameworks if f.former_repo}
     state = fg.FakeGitHubState(repos=world.github_repos, renames=renames, faults=fg.Faults(), clock=time.time)
     cache: dict[tuple, list[dict]] = {}
+
+    def listing(base: str, key: tuple) -> list[dict]:
+        with state.lock:
+            items = cache.get(key)
+        if items is None:
+            full, rest, query = key
+            params, threads = dict(query), state.repos[full]
+            if rest == ("issues",):
+                items = [fg.issue_json(base, full, t) for t in threads
+                         if params.get("state", "open") in ("all", t.state)]
+            else:
+                items = [c for t in threads for c in fg.comments_json(base, full, t)]
+            items = fg._sorted(items, params, "created")
+            with state.lock:
+                cache[key] = items
+        return items
 
     class CachedHandler(fg._Handler):
         def do_GET(self) -> None:  # noqa: N802
@@ -363,27 +389,21 @@ def serve_large_github(world: LargeWorld) -> Iterator[str]:
                 return super().do_GET()
             if full not in state.repos:
                 return self._send(404, {"message": "Not Found"})
-            key = (full, tuple(rest), tuple(sorted((k, v) for k, v in params.items() if k != "page")))
+            # the sorted listing is rendered once (at start-up, see below); `since` filters it
+            key = (full, tuple(rest), tuple(sorted((k, v) for k, v in params.items() if k not in ("page", "since"))))
             with state.lock:
                 state.calls.append(self.path)
                 remaining = max(0, fg.RATE_LIMIT - len(state.calls))
-                items = cache.get(key)
-            if items is None:
-                base, threads = self._base(), state.repos[full]
-                if rest == ["issues"]:
-                    items = [fg.issue_json(base, full, t) for t in threads
-                             if params.get("state", "open") in ("all", t.state)]
-                else:
-                    items = [c for t in threads for c in fg.comments_json(base, full, t)]
-                if "since" in params:
-                    items = [i for i in items if i["updated_at"] >= params["since"]]
-                items = fg._sorted(items, params, "created")
-                with state.lock:
-                    cache[key] = items
+            items = listing(self._base(), key)
+            if "since" in params:
+                items = [i for i in items if i["updated_at"] >= params["since"]]
             return self._page(items, params, self._rate_headers(remaining, state.clock() + 3600))
 
     handler = type("LargeHandler", (CachedHandler,), {"state": state})
     with serve_on_loopback(handler, "large-github") as base_url:
+        for full in state.repos:  # render the listings the source asks for before serving
+            for rest, query in ((("issues",), WARM_ISSUES_QUERY), (("issues", "comments"), WARM_COMMENTS_QUERY)):
+                listing(base_url, (full, rest, query))
         yield base_url
 
 

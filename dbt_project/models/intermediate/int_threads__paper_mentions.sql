@@ -1,6 +1,7 @@
 -- Threads that name a paper: by arXiv id, or by a method alias appearing as a word sequence
 -- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo). Matching joins word n-grams
--- to aliases on equality, so the cost grows with text size, not threads x aliases.
+-- to aliases on equality, so the cost grows with text size, not threads x aliases; only n-grams
+-- that start with an alias's first word are formed.
 with threads as (
     select
         thread_id,
@@ -39,24 +40,39 @@ words as (
     from thread_words
 ),
 
+alias_starts as (
+    -- an n-gram can only equal an alias if it begins with the alias's first word
+    select distinct split_part(alias_token, '_', 1) as word
+    from {{ ref('int_methods__aliases') }}
+),
+
+starts as (
+    select
+        w.thread_id,
+        w.word,
+        w.word_position
+    from words as w
+    inner join alias_starts as s on w.word = s.word
+),
+
 ngrams as (
     select
         thread_id,
         word as ngram
-    from words
+    from starts
     union
     select
-        w1.thread_id,
-        w1.word || '_' || w2.word as ngram
-    from words as w1
-    inner join words as w2 on w1.thread_id = w2.thread_id and w2.word_position = w1.word_position + 1
+        s.thread_id,
+        s.word || '_' || w2.word as ngram
+    from starts as s
+    inner join words as w2 on s.thread_id = w2.thread_id and w2.word_position = s.word_position + 1
     union
     select
-        w1.thread_id,
-        w1.word || '_' || w2.word || '_' || w3.word as ngram
-    from words as w1
-    inner join words as w2 on w1.thread_id = w2.thread_id and w2.word_position = w1.word_position + 1
-    inner join words as w3 on w1.thread_id = w3.thread_id and w3.word_position = w1.word_position + 2
+        s.thread_id,
+        s.word || '_' || w2.word || '_' || w3.word as ngram
+    from starts as s
+    inner join words as w2 on s.thread_id = w2.thread_id and w2.word_position = s.word_position + 1
+    inner join words as w3 on s.thread_id = w3.thread_id and w3.word_position = s.word_position + 2
 ),
 
 by_alias as (

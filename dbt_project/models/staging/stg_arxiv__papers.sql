@@ -24,6 +24,7 @@ select
     comment,
     journal_ref,
     doi,
-    code_urls as code_urls_json
+    code_urls as code_urls_json,
+    _dlt_load_id as dlt_load_id
 from ranked
 where row_rank = 1

@@ -18,6 +18,7 @@ select distinct on (framework_id, sha)
     cast(insertions as integer) as insertions,
     cast(deletions as integer) as deletions,
     cast(files_changed as integer) as files_changed,
-    cast(on_default_branch as boolean) as on_default_branch
+    cast(on_default_branch as boolean) as on_default_branch,
+    _dlt_load_id as dlt_load_id
 from source
 order by framework_id asc, sha asc, _dlt_load_id desc
