@@ -122,3 +122,14 @@ def test_watermarks_validate_only_new_loads_and_hold_on_failure(warehouse, tmp_p
     assert fixed.success and fixed.rows == 1 and marks.get("raw_git_commits") == 1764790000.25
     # without a store every row is read, as before
     assert run_suite(warehouse, "raw_git_commits").rows == 2
+
+
+def test_adoption_flag_allows_same_day_commits_before_the_paper(warehouse):
+    warehouse.execute("create table marts.fct_method_adoptions (arxiv_id varchar, framework_id varchar, "
+                      "confidence double, days_from_paper int, is_before_first_version boolean, first_evidence varchar)")
+    warehouse.execute("insert into marts.fct_method_adoptions values ('2503.14476', 'trl', 0.9, 12, false, 'alias'), "
+                      "('2603.01801', 'trl', 0.9, 0, true, 'alias')")  # committed hours before v1, same day
+    assert run_suite(warehouse, "fct_method_adoptions").success
+    warehouse.execute("insert into marts.fct_method_adoptions values ('2606.05104', 'trl', 0.9, -3, false, 'alias')")
+    outcome = run_suite(warehouse, "fct_method_adoptions")
+    assert not outcome.success and {f["batch"] for f in outcome.failures} >= {"flag matches dates"}
