@@ -14,6 +14,9 @@ from ingestion import config
 
 DBT_PROJECT_DIR = config.REPO_ROOT / "dbt_project"
 MANIFEST_PATH = DBT_PROJECT_DIR / "target" / "manifest.json"
+# What a warehouse refresh runs: seeds, models and data tests. dbt unit tests check model code,
+# not data, so they run with the test suite (tests/test_marts_handmade.py, test_postgres_marts.py).
+REFRESH_BUILD_ARGS = ("build", "--exclude-resource-type", "unit_test")
 
 
 def dbt_executable() -> str:

@@ -130,6 +130,14 @@ def marts(tmp_path_factory):
         capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stdout[-5000:]
+    # dbt unit tests (model logic on given rows) are not part of a refresh; they run here
+    unit = subprocess.run(
+        [dbt_executable(), "test", "--select", "test_type:unit", "--project-dir", str(DBT_PROJECT_DIR),
+         "--profiles-dir", str(DBT_PROJECT_DIR), "--target-path", str(tmp / "target"), "--log-path", str(tmp / "logs")],
+        env={"PATH": "/usr/bin:/bin", "RLTRACK_WAREHOUSE": str(warehouse), "HOME": str(tmp)},
+        capture_output=True, text=True, timeout=600,
+    )
+    assert unit.returncode == 0 and "PASS=" in unit.stdout, unit.stdout[-5000:]
     con = duckdb.connect(str(warehouse), read_only=True)
     yield con
     con.close()
@@ -173,3 +181,43 @@ def test_proposal_without_reply(marts):
     rows = marts.execute(
         "select thread_id, arxiv_id, outcome, adopted_by_framework from marts.fct_method_proposals").fetchall()
     assert rows == [("verl#7", "2502.00006", "open_without_reply", False)]
+
+
+def _dbt(tmp, warehouse, *args):
+    result = subprocess.run(
+        [dbt_executable(), *args, "--project-dir", str(DBT_PROJECT_DIR), "--profiles-dir", str(DBT_PROJECT_DIR),
+         "--target-path", str(tmp / "target"), "--log-path", str(tmp / "logs")],
+        env={"PATH": "/usr/bin:/bin", "RLTRACK_WAREHOUSE": str(warehouse), "HOME": str(tmp)},
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-5000:]
+
+
+def test_incremental_thread_ngrams_equal_a_full_rebuild(tmp_path):
+    """A refresh re-tokenises only threads of newer loads; the result equals a full rebuild,
+    with an edited thread (its old n-grams gone) and a new thread."""
+    warehouse = tmp_path / "warehouse.duckdb"
+    build_raw(warehouse)
+    _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")
+    con = duckdb.connect(str(warehouse))
+    newer = str(float(LOAD) + 100)
+    # the issue is edited (its text changes), a new issue names QUIETPO
+    con.execute("update raw_github.issues set body = 'nothing here', _dlt_load_id = ? where number = 7", [newer])
+    con.execute("insert into raw_github.issues select * replace (8 as number, 8 as id, 'Try QUIETPO' as title, "
+                "'' as body, ? as _dlt_load_id) from raw_github.issues where number = 7", [newer])
+    con.close()
+    _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")  # what a refresh runs
+
+    def snapshot():
+        con = duckdb.connect(str(warehouse), read_only=True)
+        try:
+            return (con.execute("select thread_id, ngram from intermediate.int_threads__ngrams order by all").fetchall(),
+                    con.execute("select * from intermediate.int_threads__paper_mentions order by all").fetchall())
+        finally:
+            con.close()
+
+    incremental = snapshot()
+    assert ("verl#7", "nothing_here") in incremental[0] and ("verl#7", "arxiv") not in incremental[0]
+    assert ("verl#8", "quietpo") in incremental[0]
+    _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh", "-s", "int_threads__ngrams+")
+    assert snapshot() == incremental

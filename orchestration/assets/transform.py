@@ -18,7 +18,7 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtC
 
 from ingestion import config as rl_config
 from orchestration.assets.raw import WRITER_POOL
-from orchestration.dbt_project import MANIFEST_PATH, dbt_env, dbt_project
+from orchestration.dbt_project import MANIFEST_PATH, REFRESH_BUILD_ARGS, dbt_env, dbt_project
 from orchestration.warehouse import write_lock
 
 OWNER = "team:analytics-engineering"
@@ -129,9 +129,9 @@ def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[An
     name="dbt_warehouse",
 )
 def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: DbtBuildConfig):
-    """`dbt build` of the selected models (seeds, models and their tests)."""
+    """`dbt build` of the selected models (seeds, models and their data tests)."""
     os.environ.update(dbt_env())  # the dbt subprocess reads the absolute warehouse path
-    args = ["build", "--full-refresh"] if config.full_refresh else ["build"]
+    args = [*REFRESH_BUILD_ARGS, *(["--full-refresh"] if config.full_refresh else [])]
     with write_lock():
         invocation = dbt.cli(args, context=context, raise_on_error=False)
         events = list(invocation.stream())

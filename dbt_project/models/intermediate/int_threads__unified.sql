@@ -14,7 +14,8 @@ with threads as (
         created_at,
         closed_at,
         cast(null as timestamp) as merged_at,
-        is_bot
+        is_bot,
+        dlt_load_id
     from {{ ref('stg_github__issues') }}
     union all
     select
@@ -30,7 +31,8 @@ with threads as (
         created_at,
         closed_at,
         merged_at,
-        is_bot
+        is_bot,
+        dlt_load_id
     from {{ ref('stg_github__pull_requests') }}
 ),
 

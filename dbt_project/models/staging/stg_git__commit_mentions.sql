@@ -1,5 +1,6 @@
 -- arXiv ids and identifier tokens mined from commit messages ('' path) and added lines.
-select distinct
+-- One row per raw row: dlt merges the raw table on all of these columns, so no distinct is needed.
+select
     framework_id,
     repo,
     sha,

@@ -16,6 +16,7 @@ select distinct on (framework_id, number)
     {{ utc_timestamp('updated_at') }} as updated_at,
     {{ utc_timestamp('closed_at') }} as closed_at,
     cast(comments_count as integer) as comments_count,
-    cast(is_bot as boolean) as is_bot
+    cast(is_bot as boolean) as is_bot,
+    _dlt_load_id as dlt_load_id
 from {{ source('raw_github', 'issues') }}
 order by framework_id asc, number asc, updated_at desc, _dlt_load_id desc
