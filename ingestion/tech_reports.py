@@ -13,22 +13,34 @@ Mentions are matched against the method catalogue seed (`method_catalogue.csv`):
 - longer matches win over shorter ones inside them ("Dr. GRPO" is not also a GRPO mention);
 - aliases flagged `is_common_word` (e.g. `gpg`) count only when the same text also names the method
   by a distinctive alias or its arXiv id.
+
+Bad input never stops the load. A report that could not be read, or was read from less than its
+full text, gets a `reports_quarantine` row (merge on arxiv_id, problem) with a reason:
+- bad_id / duplicate: a seed id that is not an arXiv id, or names a report listed before (ids are
+  keyed without version: `2505.09388v2` is `2505.09388`); not fetched;
+- fetch_failed: arXiv kept failing, or the response broke off; not loaded this run, so rows from
+  earlier runs stay as they were. After two such reports in a row the rest are not tried;
+- abstract_only / partial_text / no_text: the HTML page was unusable (abstract loaded instead), cut
+  off (what it has is loaded), or neither page had text (loaded with text_source `none`).
+A quarantine row stays after its problem is gone; `noted_at` says when it was last seen.
 """
 
 from __future__ import annotations
 
+import bisect
 import csv
 import logging
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timezone
 from html.parser import HTMLParser
 from typing import Any
 
 import dlt
+import requests
 
 from ingestion import config
 from ingestion.http import PoliteClient, SourceUnavailable
@@ -40,6 +52,10 @@ REPORTS_SEED = SEEDS / "tech_reports.csv"
 CATALOGUE_SEED = SEEDS / "method_catalogue.csv"
 DEFAULT_ARXIV_WEB = "https://arxiv.org"
 ARXIV_MIN_INTERVAL_S = 3.0  # arXiv asks for at most one request every three seconds
+MIN_FULL_TEXT_CHARS = 200  # an HTML page with less visible text is a stub, not a report
+MAX_UNDECODABLE_SHARE = 0.1  # more U+FFFD / NUL characters: binary or UTF-16 (about half), not stray bytes
+MAX_FAILED_IN_A_ROW = 2  # reports in a row arXiv would not serve before the run stops asking
+QUARANTINE_TABLE = "reports_quarantine"
 
 
 @dataclass(frozen=True)
@@ -61,22 +77,78 @@ class Alias:
     is_common_word: bool
 
 
+@dataclass(frozen=True)
+class Problem:
+    """Why a report is not in `reports` this run, or was loaded from less than its full text."""
+
+    arxiv_id: str  # as the seed wrote it for bad_id / duplicate, else the canonical id
+    model: str
+    problem: str  # bad_id | duplicate | fetch_failed | abstract_only | partial_text | no_text
+    reason: str
+
+
 # --- inputs -------------------------------------------------------------------------------------
-def _float(value: str) -> float | None:
-    return float(value) if value and value.strip() else None
-
-
 def seed_reports() -> list[ReportRef]:
+    """The seed's reports; a ValueError naming the line and column for a value that does not parse."""
     with REPORTS_SEED.open(newline="", encoding="utf-8") as fh:
-        return [ReportRef(r["model"], r["arxiv_id"], _float(r["params_total_b"]), _float(r["params_active_b"]),
-                          date.fromisoformat(r["released_at"]) if r["released_at"] else None)
-                for r in csv.DictReader(fh)]
+        reader = csv.DictReader(fh)
+        return [_seed_ref(row, reader.line_num) for row in reader]
+
+
+def _seed_ref(row: dict[str, str], line: int) -> ReportRef:
+    def field(column: str, parse: Callable[[str], Any]) -> Any:
+        value = (row.get(column) or "").strip()
+        try:
+            return parse(value) if value else None
+        except ValueError:
+            raise ValueError(f"{REPORTS_SEED.name} line {line}: bad {column} {value!r}") from None
+
+    return ReportRef(row.get("model") or "", row.get("arxiv_id") or "", field("params_total_b", float),
+                     field("params_active_b", float), field("released_at", date.fromisoformat))
 
 
 def sample_reports() -> list[ReportRef]:
     from ingestion.sample.world import REPORTS
 
     return [ReportRef(r.model, r.arxiv_id, r.params_total_b, r.params_active_b, r.released_at) for r in REPORTS]
+
+
+# new style 2505.09388 (YYMM.NNNNN; four digits after the dot before 2015), old style hep-th/9901001
+# or math.GT/0309136 (subject class dropped); an `arXiv:` prefix and a version suffix are allowed
+_SEED_ARXIV_ID = re.compile(r"(?:arxiv:)?(?:(?P<new>(?P<yymm>\d\d(?:0[1-9]|1[0-2]))\.(?P<seq>\d{4,5}))"
+                            r"|(?P<archive>[a-z][a-z\-]*)(?:\.[a-z]{2})?/(?P<number>\d{7}))(?:v\d+)?", re.I)
+
+
+def canonical_arxiv_id(raw: str) -> str:
+    """The versionless id `raw` names ('arXiv:2505.09388v2' -> '2505.09388'); ValueError if none."""
+    m = _SEED_ARXIV_ID.fullmatch(raw.strip())
+    if not m or (m["new"] and not _new_style_id_exists(m["yymm"], m["seq"])):
+        raise ValueError(f"not an arXiv id: {raw!r}")
+    return m["new"] or f"{m['archive'].lower()}/{m['number']}"
+
+
+def _new_style_id_exists(yymm: str, seq: str) -> bool:
+    """New-style ids began in April 2007 with four digits after the dot; five since January 2015."""
+    return yymm >= "0704" and (len(seq) == 5) == (yymm >= "1501")
+
+
+def checked_refs(refs: Sequence[ReportRef]) -> tuple[list[ReportRef], list[Problem]]:
+    """Refs keyed by canonical id, the first listing of a report winning; other rows become problems."""
+    kept: dict[str, ReportRef] = {}
+    problems: list[Problem] = []
+    for ref in refs:
+        try:
+            arxiv_id = canonical_arxiv_id(ref.arxiv_id)
+        except ValueError as exc:
+            problems.append(Problem(ref.arxiv_id, ref.model, "bad_id", str(exc)))
+            continue
+        if arxiv_id in kept:
+            first = kept[arxiv_id]
+            problems.append(Problem(ref.arxiv_id, ref.model, "duplicate",
+                                    f"report {arxiv_id} is already listed as {first.model!r}; that listing is loaded"))
+            continue
+        kept[arxiv_id] = replace(ref, arxiv_id=arxiv_id)
+    return list(kept.values()), problems
 
 
 def catalogue() -> list[Alias]:
@@ -117,9 +189,13 @@ class _TextExtractor(HTMLParser):
 
 
 def html_to_text(page: str) -> str:
+    """Visible text of `page`; ValueError for markup html.parser cannot get past."""
     parser = _TextExtractor()
-    parser.feed(page)
-    parser.close()
+    try:
+        parser.feed(page)
+        parser.close()
+    except AssertionError as exc:  # how html.parser rejects e.g. an unknown `<![foo[` section
+        raise ValueError(f"unparseable HTML ({exc})") from None
     return re.sub(r"\s+", " ", "".join(parser.parts)).strip()
 
 
@@ -132,16 +208,102 @@ def abstract_from_abs_page(page: str) -> str:
     return re.sub(r"^Abstract:\s*", "", text)
 
 
+def page_text(resp: requests.Response) -> str:
+    """The body as text: UTF-8 (arXiv's, and HTML's default) unless the server names a charset;
+    requests would read an undeclared text/html body as Latin-1."""
+    if "charset=" not in resp.headers.get("Content-Type", "").lower():
+        resp.encoding = "utf-8"
+    return resp.text
+
+
+def _undecodable(page: str) -> bool:
+    """Mostly bytes that are not text (a binary or mis-encoded body), beyond a few stray ones."""
+    return page.count("\ufffd") + page.count("\x00") > MAX_UNDECODABLE_SHARE * len(page)
+
+
+def full_text(resp: requests.Response) -> tuple[str, str]:
+    """(text, problem) from an /html response; no text when the page is missing or unusable."""
+    if resp.status_code != 200:
+        return "", f"no HTML page (HTTP {resp.status_code})"
+    page = page_text(resp)
+    if _undecodable(page):
+        return "", "HTML page is mostly undecodable bytes"
+    try:
+        text = html_to_text(page)
+    except ValueError as exc:
+        return "", f"HTML page unusable: {exc}"
+    if len(text) < MIN_FULL_TEXT_CHARS:
+        return "", f"HTML page has almost no text ({len(text)} characters)"
+    if "</html" not in page[-1024:].lower():
+        return text, "HTML page cut off (no </html>); its text may be incomplete"
+    return text, ""
+
+
+def abstract(resp: requests.Response) -> tuple[str, str]:
+    """(text, problem) from an /abs response; no text when the page is missing or has no abstract."""
+    if resp.status_code != 200:
+        return "", f"no abstract page (HTTP {resp.status_code})"
+    try:
+        text = abstract_from_abs_page(page_text(resp))
+    except ValueError as exc:
+        return "", f"abstract page unusable: {exc}"
+    return text, "" if text else "abstract page has no abstract"
+
+
+@dataclass(frozen=True)
+class ReportText:
+    text: str
+    source: str  # html (full text) | abs (abstract only) | none
+    problem: str = ""  # what was wrong with the pages; empty when nothing was
+
+
+# quarantine problem recorded for a report loaded with a problem, by text source
+_TEXT_PROBLEMS = {"html": "partial_text", "abs": "abstract_only", "none": "no_text"}
+
+
+def read_report(http: PoliteClient, base_url: str, arxiv_id: str) -> ReportText:
+    """The full text from /html, else the abstract from /abs. A missing HTML page is no problem (many
+    papers have none); an unusable one is. Raises SourceUnavailable or a requests error when a
+    response never came or broke off."""
+    html_resp = http.get(f"{base_url}/html/{arxiv_id}")
+    text, html_problem = full_text(html_resp)
+    if text:
+        return ReportText(text, "html", html_problem)
+    text, abs_problem = abstract(http.get(f"{base_url}/abs/{arxiv_id}"))
+    if text:
+        return ReportText(text, "abs", html_problem if html_resp.status_code == 200 else "")
+    log.warning("report %s: no text (%s; %s)", arxiv_id, html_problem, abs_problem)
+    return ReportText("", "none", f"{html_problem}; {abs_problem}")
+
+
 def fetch_report_text(http: PoliteClient, base_url: str, arxiv_id: str) -> tuple[str, str]:
     """(text, source) where source is 'html' (full text) or 'abs' (abstract only) or 'none'."""
-    resp = http.get(f"{base_url}/html/{arxiv_id}")
-    if resp.status_code == 200 and len(resp.text) > 200:
-        return html_to_text(resp.text), "html"
-    resp = http.get(f"{base_url}/abs/{arxiv_id}")
-    if resp.status_code == 200:
-        return abstract_from_abs_page(resp.text), "abs"
-    log.warning("report %s: no text (HTTP %s)", arxiv_id, resp.status_code)
-    return "", "none"
+    got = read_report(http, base_url, arxiv_id)
+    return got.text, got.source
+
+
+def fetch_reports(http: PoliteClient, base_url: str,
+                  refs: Sequence[ReportRef]) -> Iterator[tuple[ReportRef, ReportText | Problem]]:
+    """Each ref with its text, or with a fetch_failed problem. After MAX_FAILED_IN_A_ROW failures in
+    a row arXiv is taken to be down and the rest are not tried (each would wait out every retry)."""
+    failed_in_a_row = 0
+    for ref in refs:
+        if failed_in_a_row >= MAX_FAILED_IN_A_ROW:
+            yield ref, _fetch_failed(ref, f"not tried: {failed_in_a_row} reports in a row failed before it")
+            continue
+        try:
+            got = read_report(http, base_url, ref.arxiv_id)
+        except (SourceUnavailable, requests.RequestException) as exc:  # e.g. a body that broke off
+            failed_in_a_row += 1
+            yield ref, _fetch_failed(ref, f"{type(exc).__name__}: {exc}")
+            continue
+        failed_in_a_row = 0
+        yield ref, got
+
+
+def _fetch_failed(ref: ReportRef, reason: str) -> Problem:
+    log.error("report %s: %s; kept for the next run", ref.arxiv_id, reason)
+    return Problem(ref.arxiv_id, ref.model, "fetch_failed", f"{reason}; kept for the next run")
 
 
 # --- mentions -----------------------------------------------------------------------------------
@@ -169,17 +331,8 @@ def extract_mentions(text: str, aliases: Sequence[Alias]) -> list[Mention]:
     hits: list[tuple[int, int, Alias]] = []
     for a in aliases:
         hits += [(m.start(), m.end(), a) for m in _alias_pattern(a).finditer(text)]
-    # longest first; a match overlapping an accepted one is dropped
-    hits.sort(key=lambda h: (-(h[1] - h[0]), h[0]))
-    taken: list[tuple[int, int]] = []
-    accepted: list[tuple[int, int, Alias]] = []
-    for start, end, a in hits:
-        if any(start < e and s < end for s, e in taken):
-            continue
-        taken.append((start, end))
-        accepted.append((start, end, a))
     by_method: dict[str, list[tuple[str, Alias]]] = {}
-    for start, end, a in accepted:
+    for start, end, a in _longest_without_overlaps(hits):
         by_method.setdefault(a.method_name, []).append((text[start:end], a))
     out = []
     for method, found in by_method.items():
@@ -191,6 +344,23 @@ def extract_mentions(text: str, aliases: Sequence[Alias]) -> list[Mention]:
     return sorted(out, key=lambda m: m.method_name)
 
 
+def _longest_without_overlaps(hits: list[tuple[int, int, Alias]]) -> list[tuple[int, int, Alias]]:
+    """Hits longest first; one overlapping a hit already accepted is dropped. The accepted spans are
+    disjoint, so neighbours in start order (found by bisection) are the only ones to check."""
+    hits = sorted(hits, key=lambda h: (-(h[1] - h[0]), h[0]))
+    starts: list[int] = []  # accepted spans, ordered by start (and so by end too)
+    ends: list[int] = []
+    accepted = []
+    for start, end, a in hits:
+        i = bisect.bisect_right(starts, start)
+        if (i and ends[i - 1] > start) or (i < len(starts) and starts[i] < end):
+            continue
+        starts.insert(i, start)
+        ends.insert(i, end)
+        accepted.append((start, end, a))
+    return accepted
+
+
 # --- dlt source ---------------------------------------------------------------------------------
 @dlt.source(name="tech_reports", max_table_nesting=0)
 def tech_reports_source(
@@ -199,30 +369,31 @@ def tech_reports_source(
     arxiv_ids: list[str] | None = None,
     min_interval_s: float | None = None,
 ) -> Any:
-    """Resources `reports` (merge on arxiv_id) and `report_mentions` (merge on arxiv_id, method_name).
+    """Resources `reports` (merge on arxiv_id) and `report_mentions` (merge on arxiv_id, method_name);
+    `reports` also fills `reports_quarantine` (see the module docstring).
 
     Sample mode without `base_url` serves the world's report texts from a loopback stand-in."""
     mode = mode or config.source_mode()
-    refs = sample_reports() if mode == "sample" else seed_reports()
+    refs, seed_problems = checked_refs(sample_reports() if mode == "sample" else seed_reports())
     if arxiv_ids is not None:
-        refs = [r for r in refs if r.arxiv_id in set(arxiv_ids)]
+        wanted = {canonical_arxiv_id(a) for a in arxiv_ids}
+        refs = [r for r in refs if r.arxiv_id in wanted]
     aliases = catalogue()
     spacing = min_interval_s if min_interval_s is not None else (0.0 if mode == "sample" else ARXIV_MIN_INTERVAL_S)
-    fetched: dict[str, tuple[str, str, datetime]] = {}
+    fetched: dict[str, tuple[ReportText, datetime]] = {}
+    failed: dict[str, Problem] = {}  # not refetched by the second resource: one try per run
 
-    def texts() -> Iterator[tuple[ReportRef, str, str, datetime]]:
+    def texts() -> Iterator[tuple[ReportRef, ReportText, datetime]]:
         """Each report's text, fetched once per run and shared by both resources."""
-        pending = [r for r in refs if r.arxiv_id not in fetched]
+        pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed]
         if pending:
             http = PoliteClient(min_interval_s=spacing, backoff_s=0.5 if mode == "sample" else 5.0)
             with _web(mode, base_url) as web:
-                for ref in pending:
-                    try:
-                        text, source = fetch_report_text(http, web, ref.arxiv_id)
-                    except SourceUnavailable as exc:
-                        log.error("report %s: %s; kept for the next run", ref.arxiv_id, exc)
-                        continue
-                    fetched[ref.arxiv_id] = (text, source, datetime.now(timezone.utc))
+                for ref, got in fetch_reports(http, web, pending):
+                    if isinstance(got, Problem):
+                        failed[ref.arxiv_id] = got
+                    else:
+                        fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
         for ref in refs:
             if ref.arxiv_id in fetched:
                 yield (ref, *fetched[ref.arxiv_id])
@@ -231,22 +402,36 @@ def tech_reports_source(
                   columns={"params_total_b": {"data_type": "double"}, "params_active_b": {"data_type": "double"},
                            "released_at": {"data_type": "date"}, "text_chars": {"data_type": "bigint"},
                            "fetched_at": {"data_type": "timestamp", "timezone": True}})
-    def reports() -> Iterator[dict]:
-        for ref, text, source, fetched_at in texts():
+    def reports() -> Iterator[Any]:
+        problems = list(seed_problems)
+        for ref, got, fetched_at in texts():
             yield {"model": ref.model, "arxiv_id": ref.arxiv_id, "params_total_b": ref.params_total_b,
                    "params_active_b": ref.params_active_b, "released_at": ref.released_at,
-                   "text_chars": len(text), "text_source": source, "fetched_at": fetched_at}
+                   "text_chars": len(got.text), "text_source": got.source, "fetched_at": fetched_at}
+            if got.problem:
+                problems.append(Problem(ref.arxiv_id, ref.model, _TEXT_PROBLEMS[got.source], got.problem))
+        noted_at = datetime.now(timezone.utc)
+        for problem in [*problems, *failed.values()]:
+            yield quarantine_row(problem, noted_at)
 
     @dlt.resource(name="report_mentions", primary_key=["arxiv_id", "method_name"], write_disposition="merge",
                   columns={"occurrences": {"data_type": "bigint"}})
     def report_mentions() -> Iterator[list[dict]]:
-        for ref, text, _source, _at in texts():
+        for ref, got, _at in texts():
             rows = [{"arxiv_id": ref.arxiv_id, "method_name": m.method_name, "matched_text": m.matched_text,
-                     "occurrences": m.occurrences} for m in extract_mentions(text, aliases)]
+                     "occurrences": m.occurrences} for m in extract_mentions(got.text, aliases)]
             if rows:
                 yield rows
 
     return reports, report_mentions
+
+
+def quarantine_row(problem: Problem, noted_at: datetime) -> Any:
+    """A row for `reports_quarantine` (merge on arxiv_id, problem), marked for that table."""
+    # columns={} drops the `reports` column hints from this table variant (types are inferred)
+    hints = dlt.mark.make_hints(table_name=QUARANTINE_TABLE, write_disposition="merge", columns={},
+                                primary_key=["arxiv_id", "problem"])
+    return dlt.mark.with_hints({**asdict(problem), "noted_at": noted_at}, hints, create_table_variant=True)
 
 
 class _web:

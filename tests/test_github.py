@@ -23,7 +23,7 @@ from ingestion.github import (
     load_github,
     thread_row,
 )
-from ingestion.sample.fake_github import running_fake_github, sample_repos
+from ingestion.sample.fake_github import _numeric_id, comments_json, running_fake_github, sample_repos
 from ingestion.sample.world import OBSERVATION_END, Comment, Thread, build_world
 
 SAMPLE_IDS = [f.framework_id for f in config.frameworks(sample_only=True)]
@@ -305,3 +305,23 @@ def test_missing_repo_is_skipped_and_reported_after_loading_the_rest(tmp_path: P
             load_github(make_pipeline(tmp_path), mode="sample", base_url=base, frameworks=["slime", "nemo_rl"])
     slime = sum(1 for t in build_world().threads if t.framework == "slime" and t.kind == "issue")
     assert rows(tmp_path, "select count(*) from raw_github.issues where framework_id = 'slime'") == [(slime,)]
+
+
+def test_fake_ids_stay_distinct_positive_and_64_bit_at_300k_comments() -> None:
+    """crc32-based fake ids collided at this scale, silently merging comments (id is their key)."""
+    when = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    comment = Comment("alice", "NONE", when, "thanks")
+    repos = [f"org{k}/repo-{k}" for k in range(20)]
+    threads = [Thread("fw", number, "issue", "t", "b", "alice", "NONE", when, "open", None, None, None, (),
+                      (comment,) * 300) for number in range(1, 51)]
+    comment_ids = [c["id"] for repo in repos for t in threads for c in comments_json("http://x", repo, t)]
+    assert len(comment_ids) == 300_000
+    other_ids = [_numeric_id(repo, kind, n) for repo in repos for kind in ("issue", "pull", "node")
+                 for n in range(1, 2001)]
+    other_ids += [_numeric_id("user", f"user{n}") for n in range(5000)]
+    other_ids += [_numeric_id("label", f"area/{n}") for n in range(1000)] + [_numeric_id("repo", r) for r in repos]
+    ids = comment_ids + other_ids
+    assert len(set(ids)) == len(ids)
+    assert all(0 < i < 2**63 for i in ids)
+    assert _numeric_id("a/b", 1) != _numeric_id("a", "b/1")
+    assert _numeric_id("user", "alice") == 2396096601537983687  # stable across runs and machines

@@ -9,9 +9,9 @@ survive (primary and secondary rate limits, `Retry-After`, 5xx) so tests can exe
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,7 +56,11 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def _numeric_id(*parts: object) -> int:
-    return zlib.crc32("/".join(map(str, parts)).encode()) % 900_000_000 + 100_000_000
+    """A stable id for `parts` in [1, 2**62]: 62 bits of blake2b, so a million ids collide with odds
+    near 1e-7, and adding a small offset (comments add 1e9) still fits a signed 64-bit integer.
+    `parts` are encoded as JSON, so ("a/b", 1) and ("a", "b/1") stay distinct."""
+    key = json.dumps(parts, separators=(",", ":"), default=str).encode()
+    return (int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") >> 2) + 1
 
 
 def _user(login: str) -> dict:
