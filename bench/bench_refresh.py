@@ -27,6 +27,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import shutil
@@ -48,6 +49,16 @@ DBT = str(Path(sys.executable).parent / "dbt")
 
 
 # --- a stage, inside its own process ---------------------------------------------------------------
+# What each stage imports; `work` starts after these (Great Expectations alone takes ~2.4 s to import).
+STAGE_IMPORTS = {
+    "arxiv": ("ingestion.arxiv",),
+    "git_history": ("ingestion.git_history",),
+    "github": ("ingestion.github",),
+    "tech_reports": ("ingestion.tech_reports",),
+    "checks": ("expectations.runner", "orchestration.checks"),
+}
+
+
 def run_stage(stage: str, urls: dict) -> None:
     from ingestion.pipelines import make_pipeline as project_pipeline
     from ingestion.sample.large_world import BENCH_NOW
@@ -66,6 +77,8 @@ def run_stage(stage: str, urls: dict) -> None:
                                                                 preferred_loader_file_format=fmt),
                             pipelines_dir=str(config.data_dir() / "dlt_pipelines"))
 
+    for module in STAGE_IMPORTS.get(stage, ()):  # imported before the clock starts, alike for every stage
+        importlib.import_module(module)
     started = time.perf_counter()  # after the imports: the stage's own work
     if stage == "arxiv":
         from ingestion.arxiv import arxiv_source
