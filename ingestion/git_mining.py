@@ -382,15 +382,15 @@ def mine_commits(
     workers = workers or default_workers()
     shas = git(repo, "rev-list", "--first-parent", *([f"--max-count={max_count}"] if max_count else []),
                rev_range, "--").split()
-    if workers == 1 or len(shas) <= chunk_commits:
-        chunks: Iterator[list[MinedCommit]] = iter([list(_mine_shas(repo, shas, stats, max_scan_bytes))])
+    if workers == 1 or len(shas) <= chunk_commits:  # one git process, streamed commit by commit
+        commits = _mine_shas(repo, shas, stats, max_scan_bytes)
     else:
-        chunks = _mine_in_parallel(repo, shas, stats, max_scan_bytes, workers, chunk_commits)
-    for chunk in chunks:
-        for commit in chunk:
-            if on_commit is not None:
-                on_commit(commit)
-            yield commit
+        commits = itertools.chain.from_iterable(
+            _mine_in_parallel(repo, shas, stats, max_scan_bytes, workers, chunk_commits))
+    for commit in commits:
+        if on_commit is not None:
+            on_commit(commit)
+        yield commit
 
 
 def _mine_in_parallel(repo: Path, shas: list[str], stats: MiningStats, max_scan_bytes: int,
@@ -411,7 +411,8 @@ def _mine_in_parallel(repo: Path, shas: list[str], stats: MiningStats, max_scan_
             while pending:
                 commits, own = pending.popleft().result()
                 stats.add(own)
-                for piece in itertools.islice(todo, 1):
+                piece = next(todo, None)
+                if piece is not None:
                     pending.append(pool.submit(mine_piece, piece))
                 yield commits
         finally:

@@ -390,7 +390,7 @@ def serve_large_github(world: LargeWorld) -> Iterator[str]:
             if full not in state.repos:
                 return self._send(404, {"message": "Not Found"})
             # the sorted listing is rendered once (at start-up, see below); `since` filters it
-            key = (full, tuple(rest), tuple(sorted((k, v) for k, v in params.items() if k not in ("page", "since"))))
+            key = (full, tuple(rest), _query(**{k: v for k, v in params.items() if k not in ("page", "since")}))
             with state.lock:
                 state.calls.append(self.path)
                 remaining = max(0, fg.RATE_LIMIT - len(state.calls))
