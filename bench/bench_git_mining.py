@@ -3,8 +3,7 @@
 Measures, in one run and over the same first-parent history of the default branch:
   ceiling   `git log --first-parent --diff-merges=first-parent --numstat -p` read to the end
             (also the plain `git log --numstat -p` over all reachable commits, for reference)
-  miner     ingestion.git_mining.mine_commits (metadata, files, mentions of added lines), with
-            its default workers and with one worker
+  miner     ingestion.git_mining.mine_commits (metadata, files, mentions of added lines)
   naive     plain pydriller reading every modified file's diff (on the newest N commits, rate
             extrapolated), and our pydriller engine (same rows as the miner) on the same subset
   full load the dlt source into DuckDB (first run), then
@@ -30,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingestion import config  # noqa: E402
-from ingestion.git_mining import MiningStats, count_commits, default_workers, mine_commits  # noqa: E402
+from ingestion.git_mining import MiningStats, count_commits, mine_commits  # noqa: E402
 from ingestion.mentions import _word_tokens  # noqa: E402
 
 MIRROR = Path("/work/.mirror/huggingface+trl/repo")
@@ -77,12 +76,11 @@ def bench_ceiling(repo: Path, branch: str) -> dict:
                                                 capture_output=True, text=True).stdout)}
 
 
-def bench_miner(repo: Path, branch: str, max_count: int | None = None,
-                workers: int | None = None) -> tuple[Clock, MiningStats]:
+def bench_miner(repo: Path, branch: str, max_count: int | None = None) -> tuple[Clock, MiningStats]:
     _word_tokens.cache_clear()  # every run starts cold, as a fresh process would
     stats = MiningStats()
     with Clock() as clock:
-        for _ in mine_commits(repo, branch, stats, max_count=max_count, workers=workers):
+        for _ in mine_commits(repo, branch, stats, max_count=max_count):
             pass
     return clock, stats
 
@@ -162,7 +160,6 @@ def main() -> None:
     naive, naive_n = best_of(runs, lambda: bench_naive_pydriller(repo, branch, args.naive_commits))
     ceiling = bench_ceiling(repo, branch)
     miner, stats = best_of(runs, lambda: bench_miner(repo, branch))
-    single, _ = best_of(runs, lambda: bench_miner(repo, branch, workers=1))
     engine_s, engine_n = bench_pydriller_engine(repo, branch, args.naive_commits)
 
     def line(label: str, clock: Clock, n: int) -> tuple[float, float]:
@@ -171,12 +168,11 @@ def main() -> None:
         return n / clock.wall, n / clock.cpu
 
     print(f"{'':<52} (c/s = commits per second; cpu = this process + git children; "
-          f"best of {runs}; miner workers = {default_workers()})")
+          f"best of {runs})")
     c_wall, c_cpu = line("ceiling  git log --first-parent --numstat -p", ceiling["same"], total)
     line(f"         git log --numstat -p (all {ceiling['plain_commits']} commits)", ceiling["plain"],
          ceiling["plain_commits"])
     m_wall, m_cpu = line("miner    git_mining.mine_commits, whole history", miner, total)
-    line("         the same with one worker (one git process)", single, total)
     s_wall, s_cpu = line(f"miner    same {subset_stats.commits} newest commits (cold cache)", subset, subset_stats.commits)
     n_wall, n_cpu = line(f"naive    pydriller reading every diff, {naive_n} newest", naive, naive_n)
     print(f"engine   git_pydriller (same rows as the miner), {engine_n} newest: wall {engine_s:.2f} s")

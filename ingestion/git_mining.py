@@ -1,5 +1,5 @@
-"""Fast commit mining: `git log --raw -p -U1` over the first-parent commits, in chunks mined by
-parallel git processes, each commit parsed with byte operations.
+"""Fast commit mining: one `git log --raw -p -U1` pass over the first-parent history, each commit
+parsed as one block of bytes.
 
 What is mined: the first-parent history of the default branch, with each merge commit diffed
 against its first parent. That is exactly the sequence of states the default branch went through,
@@ -22,15 +22,10 @@ with replacement), submodule pointer changes (not scanned), merge commits.
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
 import subprocess
 import tempfile
-import threading
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -39,7 +34,6 @@ from typing import BinaryIO
 from ingestion.mentions import find_arxiv_ids, find_tokens
 
 MAX_SCAN_BYTES_PER_FILE = 1_000_000
-CHUNK_COMMITS = 64  # commits per `git log` process when mining in parallel
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
@@ -194,14 +188,13 @@ def _section_path(section: bytes) -> str:
     return _unquote_path(section.split(b"\n", 1)[0].rpartition(b" b/")[2])
 
 
-def git_log_command(repo: Path) -> list[str]:
-    """`git log` of exactly the commits named on stdin, in that order, each diffed against its
-    first parent (merges included)."""
+def git_log_command(repo: Path, rev_range: str, max_count: int | None = None) -> list[str]:
+    limit = [f"--max-count={max_count}"] if max_count else []
     return [
         "git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
         "-c", "diff.renames=true", "log", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--no-walk=unsorted", "--stdin", "--diff-merges=first-parent", "--raw", "-p", "-U1",
-        f"--format={_FORMAT}",
+        "--first-parent", "--diff-merges=first-parent", "--raw", "-p", "-U1",
+        f"--format={_FORMAT}", *limit, rev_range, "--",
     ]
 
 
@@ -358,10 +351,6 @@ class _CommitParser:
         return commit
 
 
-def default_workers() -> int:
-    return max(1, min(4, os.cpu_count() or 1))
-
-
 def mine_commits(
     repo: Path,
     rev_range: str,
@@ -370,84 +359,25 @@ def mine_commits(
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     on_commit: Callable[[MinedCommit], None] | None = None,
     max_count: int | None = None,
-    workers: int | None = None,
-    chunk_commits: int = CHUNK_COMMITS,
 ) -> Iterator[MinedCommit]:
-    """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first.
-
-    Ranges longer than `chunk_commits` are cut into chunks of consecutive commits, each mined
-    by its own `git log --no-walk` process, `workers` at a time: git's diffing, the costly
-    part, runs on every core while this process parses finished chunks in order."""
+    """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first, streamed
+    from one `git log` process (git's stderr goes to a file, so it can never fill a pipe)."""
     stats = stats if stats is not None else MiningStats()
-    workers = workers or default_workers()
-    shas = git(repo, "rev-list", "--first-parent", *([f"--max-count={max_count}"] if max_count else []),
-               rev_range, "--").split()
-    if workers == 1 or len(shas) <= chunk_commits:  # one git process, streamed commit by commit
-        commits = _mine_shas(repo, shas, stats, max_scan_bytes)
-    else:
-        commits = itertools.chain.from_iterable(
-            _mine_in_parallel(repo, shas, stats, max_scan_bytes, workers, chunk_commits))
-    for commit in commits:
-        if on_commit is not None:
-            on_commit(commit)
-        yield commit
-
-
-def _mine_in_parallel(repo: Path, shas: list[str], stats: MiningStats, max_scan_bytes: int,
-                      workers: int, chunk_commits: int) -> Iterator[list[MinedCommit]]:
-    """Chunks of mined commits in history order; at most `workers + 1` chunks are held."""
-    pieces = [shas[i:i + chunk_commits] for i in range(0, len(shas), chunk_commits)]
-
-    def mine_piece(piece: list[str]) -> tuple[list[MinedCommit], MiningStats]:
-        own = MiningStats()
-        return list(_mine_shas(repo, piece, own, max_scan_bytes)), own
-
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="git-mining") as pool:
-        pending: deque = deque()
-        todo = iter(pieces)
-        try:
-            for piece in itertools.islice(todo, workers + 1):
-                pending.append(pool.submit(mine_piece, piece))
-            while pending:
-                commits, own = pending.popleft().result()
-                stats.add(own)
-                piece = next(todo, None)
-                if piece is not None:
-                    pending.append(pool.submit(mine_piece, piece))
-                yield commits
-        finally:
-            for future in pending:
-                future.cancel()
-
-
-def _mine_shas(repo: Path, shas: list[str], stats: MiningStats, max_scan_bytes: int) -> Iterator[MinedCommit]:
-    """Mine exactly `shas` (in that order) with one `git log` process."""
-    if not shas:
-        return
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(git_log_command(repo), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=err)
-        assert proc.stdin is not None and proc.stdout is not None
-        feeder = threading.Thread(target=_feed, args=(proc.stdin, shas), daemon=True)
-        feeder.start()
+        proc = subprocess.Popen(git_log_command(repo, rev_range, max_count), stdout=subprocess.PIPE, stderr=err)
+        assert proc.stdout is not None
         try:
-            yield from _CommitParser(stats, max_scan_bytes).parse(commit_blocks(proc.stdout))
+            for commit in _CommitParser(stats, max_scan_bytes).parse(commit_blocks(proc.stdout)):
+                if on_commit is not None:
+                    on_commit(commit)
+                yield commit
         finally:
             proc.stdout.close()
             code = proc.wait()
-            feeder.join()
             err.seek(0)
             message = err.read(2000).decode(errors="replace")
     if code != 0:
         raise RuntimeError(f"git log failed in {repo} ({code}): {message}")
-
-
-def _feed(stdin, shas: list[str]) -> None:
-    try:
-        stdin.write("\n".join(shas).encode() + b"\n")
-        stdin.close()
-    except BrokenPipeError:  # git stopped early (its error is reported from stderr)
-        pass
 
 
 # --- small git helpers -----------------------------------------------------------------------
