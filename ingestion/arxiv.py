@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -299,11 +300,13 @@ def arxiv_source(
     fake server (tests). `now` fixes the clock (tests).
     harvest: 'query' (the search API by submission-date windows, default) or 'oai' (OAI-PMH
     ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
-    `base_url` is the endpoint of the chosen harvest method.
+    `base_url` is the endpoint of the chosen harvest method; `RLTRACK_ARXIV_API` (a mirror or a test
+    server) is the default in both modes.
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
     mode = mode or config.source_mode()
+    base_url = base_url or os.environ.get("RLTRACK_ARXIV_API") or None
     first_day, last_day = window or config.study_window()
     sample = mode == "sample"
     interval = min_interval_s if min_interval_s is not None else (0.0 if sample else LIVE_MIN_INTERVAL_S)
@@ -312,7 +315,7 @@ def arxiv_source(
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
         """Parsed pages: lists of {'paper': row} / {'quarantine': row} items."""
-        clock = now or datetime.now(timezone.utc)
+        clock = now or config.now()
         state = dlt.current.source_state()
         if state.get("screener_version") != SCREENER_VERSION:
             # new screening rules: fetch everything again so every paper is screened again

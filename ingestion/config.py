@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +27,23 @@ def source_mode() -> str:
     if mode not in MODES:
         raise ValueError(f"RLTRACK_MODE must be one of {MODES}, got {mode!r}")
     return mode
+
+
+def now() -> datetime:
+    """The refresh's clock: `RLTRACK_NOW` (ISO timestamp; replaying a past refresh, benchmarks) or now."""
+    fixed = os.environ.get("RLTRACK_NOW", "").strip()
+    if not fixed:
+        return datetime.now(timezone.utc)
+    try:
+        value = datetime.fromisoformat(fixed)
+    except ValueError:
+        raise ValueError(f"RLTRACK_NOW must be an ISO timestamp, got {fixed!r}") from None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def dbt_project_dir() -> Path:
+    """The dbt project a refresh builds: `RLTRACK_DBT_PROJECT_DIR` (a copy with other seeds) or ours."""
+    return Path(os.environ.get("RLTRACK_DBT_PROJECT_DIR") or REPO_ROOT / "dbt_project").resolve()
 
 
 def study_window() -> tuple[date, date]:

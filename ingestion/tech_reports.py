@@ -22,7 +22,9 @@ full text, gets a `reports_quarantine` row (merge on arxiv_id, problem) with a r
   earlier runs stay as they were. After two such reports in a row the rest are not tried;
 - abstract_only / partial_text / no_text: the HTML page was unusable (abstract loaded instead), cut
   off (what it has is loaded), or neither page had text (loaded with text_source `none`).
-A quarantine row stays after its problem is gone; `noted_at` says when it was last seen.
+`noted_at` says when a problem was last seen. A problem that is gone gets `resolved_at` (the run
+that found it gone): seed problems when the seed no longer has them, the others when the report was
+read again without them. The open problems are kept in the resource's dlt state for this.
 """
 
 from __future__ import annotations
@@ -369,8 +371,8 @@ def tech_reports_source(
     arxiv_ids: list[str] | None = None,
     min_interval_s: float | None = None,
 ) -> Any:
-    """Resources `reports` (merge on arxiv_id) and `report_mentions` (merge on arxiv_id, method_name);
-    `reports` also fills `reports_quarantine` (see the module docstring).
+    """Resources `reports` (merge on arxiv_id), `report_mentions` (merge on arxiv_id, method_name) and
+    `reports_quarantine` (merge on arxiv_id, problem; see the module docstring).
 
     Sample mode without `base_url` serves the world's report texts from a loopback stand-in."""
     mode = mode or config.source_mode()
@@ -402,17 +404,11 @@ def tech_reports_source(
                   columns={"params_total_b": {"data_type": "double"}, "params_active_b": {"data_type": "double"},
                            "released_at": {"data_type": "date"}, "text_chars": {"data_type": "bigint"},
                            "fetched_at": {"data_type": "timestamp", "timezone": True}})
-    def reports() -> Iterator[Any]:
-        problems = list(seed_problems)
+    def reports() -> Iterator[dict]:
         for ref, got, fetched_at in texts():
             yield {"model": ref.model, "arxiv_id": ref.arxiv_id, "params_total_b": ref.params_total_b,
                    "params_active_b": ref.params_active_b, "released_at": ref.released_at,
                    "text_chars": len(got.text), "text_source": got.source, "fetched_at": fetched_at}
-            if got.problem:
-                problems.append(Problem(ref.arxiv_id, ref.model, _TEXT_PROBLEMS[got.source], got.problem))
-        noted_at = datetime.now(timezone.utc)
-        for problem in [*problems, *failed.values()]:
-            yield quarantine_row(problem, noted_at)
 
     @dlt.resource(name="report_mentions", primary_key=["arxiv_id", "method_name"], write_disposition="merge",
                   columns={"occurrences": {"data_type": "bigint"}})
@@ -423,15 +419,42 @@ def tech_reports_source(
             if rows:
                 yield rows
 
-    return reports, report_mentions
+    @dlt.resource(name=QUARANTINE_TABLE, primary_key=["arxiv_id", "problem"], write_disposition="merge",
+                  columns={"noted_at": {"data_type": "timestamp", "timezone": True},
+                           "resolved_at": {"data_type": "timestamp", "timezone": True, "nullable": True}})
+    def reports_quarantine() -> Iterator[dict]:
+        read = list(texts())  # every report fetched (or failed) by now
+        current = [*seed_problems, *failed.values(),
+                   *(Problem(ref.arxiv_id, ref.model, _TEXT_PROBLEMS[got.source], got.problem)
+                     for ref, got, _at in read if got.problem)]
+        noted_at = datetime.now(timezone.utc)
+        for problem in current:
+            yield quarantine_row(problem, noted_at)
+        yield from resolved_rows(dlt.current.resource_state(), current, set(fetched), noted_at)
+
+    return reports, report_mentions, reports_quarantine
 
 
-def quarantine_row(problem: Problem, noted_at: datetime) -> Any:
-    """A row for `reports_quarantine` (merge on arxiv_id, problem), marked for that table."""
-    # columns={} drops the `reports` column hints from this table variant (types are inferred)
-    hints = dlt.mark.make_hints(table_name=QUARANTINE_TABLE, write_disposition="merge", columns={},
-                                primary_key=["arxiv_id", "problem"])
-    return dlt.mark.with_hints({**asdict(problem), "noted_at": noted_at}, hints, create_table_variant=True)
+SEED_PROBLEMS = ("bad_id", "duplicate")  # found by checking the whole seed, which every run does
+
+
+def resolved_rows(state: dict, current: list[Problem], read_again: set[str], at: datetime) -> Iterator[dict]:
+    """Rows closing the problems of earlier runs that are gone now; `state["open_problems"]` becomes
+    this run's problems plus the earlier ones it could not judge (a report not read this run)."""
+    now_open = {f"{p.arxiv_id}|{p.problem}": [asdict(p), at.isoformat()] for p in current}
+    for key, (fields, last_noted) in state.get("open_problems", {}).items():
+        if key in now_open:
+            continue
+        problem = Problem(**fields)
+        if problem.problem in SEED_PROBLEMS or problem.arxiv_id in read_again:
+            yield quarantine_row(problem, datetime.fromisoformat(last_noted), resolved_at=at)
+        else:
+            now_open[key] = [fields, last_noted]
+    state["open_problems"] = now_open
+
+
+def quarantine_row(problem: Problem, noted_at: datetime, resolved_at: datetime | None = None) -> dict:
+    return {**asdict(problem), "noted_at": noted_at, "resolved_at": resolved_at}
 
 
 class _web:

@@ -63,14 +63,14 @@ def cmd_refresh(args: argparse.Namespace) -> int:
         return 2
 
     started = time.monotonic()
-    parse_manifest(force=True)
+    parse_manifest()  # when a model, test or seed changed since the last parse
     from dagster import DagsterInstance
 
     from orchestration.definitions import defs
 
     # Step-level events go to the Dagster instance (and its UI); the terminal gets INFO and up.
     log_level = os.environ.get("RLTRACK_LOG_LEVEL", "INFO")
-    result = defs.get_job_def("refresh").execute_in_process(
+    result = defs.resolve_job_def("refresh").execute_in_process(
         instance=DagsterInstance.get(),
         run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
     )

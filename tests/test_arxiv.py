@@ -9,6 +9,7 @@ import dlt
 import duckdb
 import pytest
 
+from ingestion import config
 from ingestion.arxiv import ArxivClient, Window, arxiv_source, monthly_windows
 from ingestion.arxiv_parse import (
     NS,
@@ -271,6 +272,24 @@ def test_sample_mode_run_is_incremental_and_updates_new_versions(tmp_path):
         len(expected), len(expected))
     row = _query(tmp_path, "select latest_version, updated_at from raw_arxiv.papers where arxiv_id = '2503.14476'")
     assert row == [(3, bumped_at)]
+
+
+def test_endpoint_and_clock_come_from_the_environment(tmp_path, monkeypatch):
+    """RLTRACK_ARXIV_API (a mirror or test server) and RLTRACK_NOW (replaying a past refresh)."""
+    pipe = _pipeline(tmp_path)
+    pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW))
+    bumped_at = NOW - timedelta(days=1)
+    with FakeArxiv(faults=Faults(version_bumps={"2503.14476": (3, bumped_at)})) as fake:
+        monkeypatch.setenv("RLTRACK_ARXIV_API", fake.base_url)
+        monkeypatch.setenv("RLTRACK_NOW", NOW.replace(tzinfo=None).isoformat())  # naive: read as UTC
+        pipe.run(arxiv_source(mode="sample", window=SHORT))
+        queries = [r["search_query"] for r in fake.requests]
+    assert queries and all("lastUpdatedDate:[202609171200 TO 202610011200]" in q for q in queries)
+    assert _query(tmp_path, "select latest_version from raw_arxiv.papers where arxiv_id = '2503.14476'") == [(3,)]
+
+    monkeypatch.setenv("RLTRACK_NOW", "next tuesday")
+    with pytest.raises(ValueError, match="RLTRACK_NOW must be an ISO timestamp"):
+        config.now()
 
 
 def test_malformed_entries_are_quarantined_and_the_load_goes_on(tmp_path):

@@ -3,10 +3,13 @@ GitHub rate-limit surfacing and the metadata of the session's sample refresh."""
 
 from __future__ import annotations
 
+import os
+
 import dagster as dg
 import duckdb
 import pytest
 
+from orchestration.dbt_project import manifest_is_stale
 from orchestration.definitions import defs
 
 RAW_GROUPS = {"raw_arxiv", "raw_git", "raw_github", "raw_reports"}
@@ -65,6 +68,28 @@ def test_jobs_schedules_and_automation():
     assert defs.resolve_schedule_def("weekly_full_rebuild").cron_schedule == "0 2 * * 0"
     sensor = defs.resolve_sensor_def("rebuild_downstream")
     assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
+    # steps queue on one writer pool anyway: one process per run, not one per step
+    assert {j.executor_def.name for j in defs.resolve_all_job_defs()} == {"in_process"}
+
+
+def test_manifest_is_parsed_again_only_when_a_project_file_changed(tmp_path):
+    project = tmp_path / "dbt_project"
+    (project / "models").mkdir(parents=True)
+    (project / "target").mkdir()
+    model = project / "models" / "m.sql"
+    model.write_text("select 1 as x")
+    assert manifest_is_stale(project)  # never parsed
+    manifest = project / "target" / "manifest.json"
+    manifest.write_text("{}")
+    os.utime(model, (1_000, 1_000))
+    os.utime(manifest, (2_000, 2_000))
+    assert not manifest_is_stale(project)
+    (project / "target" / "run_results.json").write_text("{}")  # dbt's own output does not count
+    (project / "logs").mkdir()
+    (project / "logs" / "dbt.log").write_text("")
+    assert not manifest_is_stale(project)
+    os.utime(model, (3_000, 3_000))  # a model edited after the parse
+    assert manifest_is_stale(project)
 
 
 def test_per_source_job_selects_source_and_its_downstream_only():

@@ -145,13 +145,16 @@ def tables(tmp_path: Path) -> dict[str, list[tuple]]:
     queries = {
         "reports": "select arxiv_id, text_source, text_chars from raw_reports.reports",
         "report_mentions": "select arxiv_id, method_name, occurrences from raw_reports.report_mentions",
-        "reports_quarantine": "select arxiv_id, problem, reason from raw_reports.reports_quarantine",
+        "reports_quarantine": "select arxiv_id, problem, reason from raw_reports.reports_quarantine "
+                              "where resolved_at is null",
+        "resolved": "select arxiv_id, problem from raw_reports.reports_quarantine where resolved_at is not null",
     }
     out: dict[str, list[tuple]] = {}
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         known = {r[0] for r in con.sql("select table_name from information_schema.tables").fetchall()}
         for name, sql in queries.items():
-            out[name] = sorted(con.sql(sql).fetchall()) if name in known else []
+            table = sql.split("raw_reports.")[1].split()[0]
+            out[name] = sorted(con.sql(sql).fetchall()) if table in known else []
     return out
 
 
@@ -296,6 +299,36 @@ def test_seed_ids_are_keyed_without_version_and_odd_ones_quarantined(
                                 ("2505.9388", "bad_id")]
     assert "Qwen3" in problems[("2505.09388", "duplicate")]  # names the listing that was kept
     assert set(web.requests) == {"/html/2505.09388", "/html/math/0309136", "/abs/math/0309136"}
+
+
+def test_problems_that_are_gone_are_resolved_and_unjudged_ones_stay_open(
+        tmp_path: Path, web: FakeArxivWeb, seed: Callable[..., None]) -> None:
+    seed(("Broken", GOOD_ID), ("Typo", "2505.9388"))
+    web.pages[f"/html/{GOOD_ID}"] = Page(b"<html><body><nav>menu</nav><nav><p>" + FILLER.encode() + b"</p></body></html>")
+    web.serve(GOOD_ID, abs_text="We use DPO.")
+    got = load(tmp_path, web)
+    assert sorted(quarantine(got)) == [(GOOD_ID, "abstract_only"), ("2505.9388", "bad_id")]
+
+    # the page now breaks off: this run cannot tell whether the abstract-only problem is gone
+    whole = html_page(GOOD_TEXT)
+    web.pages[f"/html/{GOOD_ID}"] = Page(whole, sent_bytes=len(whole) // 2)
+    got = load(tmp_path, web)
+    assert sorted(quarantine(got)) == [(GOOD_ID, "abstract_only"), (GOOD_ID, "fetch_failed"), ("2505.9388", "bad_id")]
+    assert got["resolved"] == []
+
+    # a whole page, and the seed's typo fixed: every problem is resolved, the rows stay as history
+    seed(("Broken", GOOD_ID))
+    web.serve(GOOD_ID, html_text=GOOD_TEXT)
+    got = load_twice(tmp_path, web)
+    assert got["reports_quarantine"] == []
+    assert got["resolved"] == [(GOOD_ID, "abstract_only"), (GOOD_ID, "fetch_failed"), ("2505.9388", "bad_id")]
+    assert [r[:2] for r in got["reports"]] == [(GOOD_ID, "html")]
+
+    # the same problem coming back opens its row again
+    web.pages[f"/html/{GOOD_ID}"] = Page(whole, sent_bytes=len(whole) // 2)
+    got = load(tmp_path, web)
+    assert list(quarantine(got)) == [(GOOD_ID, "fetch_failed")]
+    assert got["resolved"] == [(GOOD_ID, "abstract_only"), ("2505.9388", "bad_id")]
 
 
 def test_bad_seed_number_is_a_clear_error(seed: Callable[..., None]) -> None:
