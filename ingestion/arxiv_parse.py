@@ -68,10 +68,15 @@ def split_arxiv_id(raw: str) -> tuple[str, int]:
     if m.group("version") is None:
         raise MalformedEntry(f"arXiv id without version {raw.strip()!r}", raw.strip())
     arxiv_id = m.group("id")
-    if "/" in arxiv_id:  # canonical old-style ids drop the subject class: math.GT/... -> math/...
-        archive, number = arxiv_id.split("/")
-        arxiv_id = f"{archive.split('.')[0]}/{number}"
+    if "/" in arxiv_id:
+        arxiv_id = canonical_old_id(*arxiv_id.split("/"))
     return arxiv_id, int(m.group("version"))
+
+
+def canonical_old_id(archive: str, number: str) -> str:
+    """An old-style id as arXiv keys it: archive in lower case, no subject class
+    ('math.GT', '0309136' -> 'math/0309136'). The one rule for papers, mentions and report seeds."""
+    return f"{archive.split('.')[0].lower()}/{number}"
 
 
 def normalise_ws(text: str | None) -> str | None:

@@ -16,6 +16,8 @@ import keyword
 import re
 from functools import lru_cache
 
+from ingestion.arxiv_parse import canonical_old_id
+
 # --- arXiv ids -------------------------------------------------------------------------------
 _NEW_ID = r"(?P<new>(?:0[7-9]|[1-9]\d)(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?!\d)"
 _OLD_ARCHIVES = (
@@ -67,12 +69,7 @@ def find_arxiv_ids(text: str | None) -> list[str]:
 
 
 def _canonical_old(old: str) -> str:
-    archive, number = old.split("/", 1)
-    # archive names are lower case, subject classes upper case (math.AG/0101001)
-    if "." in archive:
-        name, subject = archive.split(".", 1)
-        return f"{name.lower()}.{subject.upper()}/{number}"
-    return f"{archive.lower()}/{number}"
+    return canonical_old_id(*old.split("/", 1))
 
 
 # --- identifier tokens -----------------------------------------------------------------------

@@ -4,6 +4,8 @@ The report list is the seed `dbt_project/seeds/tech_reports.csv` (live) or the s
 `REPORTS` (sample). Live mode reads each report's full text from arXiv's HTML rendering
 (`/html/<id>`), falling back to the abstract on `/abs/<id>`, politely spaced. Sample mode runs the
 same fetch-and-parse code against a loopback stand-in serving text from `sample/report_texts.py`.
+Incremental: a report whose full text was read cleanly is read again only when its seed row, the
+alias catalogue or `READER_VERSION` changes (or by a full rebuild).
 
 Mentions are matched against the method catalogue seed (`method_catalogue.csv`):
 - names ("Group Relative Policy Optimization"): case-insensitive, spaces or hyphens between words;
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import csv
+import hashlib
 import logging
 import os
 import re
@@ -45,6 +48,7 @@ import dlt
 import requests
 
 from ingestion import config
+from ingestion.arxiv_parse import canonical_old_id
 from ingestion.http import PoliteClient, SourceUnavailable
 
 log = logging.getLogger(__name__)
@@ -58,6 +62,7 @@ MIN_FULL_TEXT_CHARS = 200  # an HTML page with less visible text is a stub, not 
 MAX_UNDECODABLE_SHARE = 0.1  # more U+FFFD / NUL characters: binary or UTF-16 (about half), not stray bytes
 MAX_FAILED_IN_A_ROW = 2  # reports in a row arXiv would not serve before the run stops asking
 QUARANTINE_TABLE = "reports_quarantine"
+READER_VERSION = 1  # bump when reading pages or matching mentions changes: every report is read again
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ def canonical_arxiv_id(raw: str) -> str:
     m = _SEED_ARXIV_ID.fullmatch(raw.strip())
     if not m or (m["new"] and not _new_style_id_exists(m["yymm"], m["seq"])):
         raise ValueError(f"not an arXiv id: {raw!r}")
-    return m["new"] or f"{m['archive'].lower()}/{m['number']}"
+    return m["new"] or canonical_old_id(m["archive"], m["number"])
 
 
 def _new_style_id_exists(yymm: str, seq: str) -> bool:
@@ -385,17 +390,29 @@ def tech_reports_source(
     fetched: dict[str, tuple[ReportText, datetime]] = {}
     failed: dict[str, Problem] = {}  # not refetched by the second resource: one try per run
 
+    catalogue_digest = _digest([READER_VERSION, *(asdict(a) for a in aliases)])
+
     def texts() -> Iterator[tuple[ReportRef, ReportText, datetime]]:
-        """Each report's text, fetched once per run and shared by both resources."""
-        pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed]
+        """Each report's text, fetched once per run and shared by the resources. A report whose
+        full HTML text was read without a problem, with the same seed row and alias catalogue, is
+        not fetched again (its rows stay as loaded; a full rebuild, which drops this state, reads
+        every report again). Abstract-only reports are read each run: their HTML may appear."""
+        clean = dlt.current.source_state().setdefault("read_cleanly", {})  # arxiv_id -> digest
+        pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed
+                   and clean.get(r.arxiv_id) != _digest([asdict(r), catalogue_digest])]
         if pending:
             http = PoliteClient(min_interval_s=spacing, backoff_s=0.5 if mode == "sample" else 5.0)
             with _web(mode, base_url) as web:
                 for ref, got in fetch_reports(http, web, pending):
                     if isinstance(got, Problem):
                         failed[ref.arxiv_id] = got
+                        clean.pop(ref.arxiv_id, None)
+                        continue
+                    fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
+                    if got.source == "html" and not got.problem:  # full text: nothing to gain
+                        clean[ref.arxiv_id] = _digest([asdict(ref), catalogue_digest])
                     else:
-                        fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
+                        clean.pop(ref.arxiv_id, None)
         for ref in refs:
             if ref.arxiv_id in fetched:
                 yield (ref, *fetched[ref.arxiv_id])
@@ -433,6 +450,10 @@ def tech_reports_source(
         yield from resolved_rows(dlt.current.resource_state(), current, set(fetched), noted_at)
 
     return reports, report_mentions, reports_quarantine
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
 
 
 SEED_PROBLEMS = ("bad_id", "duplicate")  # found by checking the whole seed, which every run does

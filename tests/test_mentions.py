@@ -1,4 +1,8 @@
+import pytest
+
+from ingestion.arxiv_parse import split_arxiv_id
 from ingestion.mentions import find_arxiv_ids, find_tokens
+from ingestion.tech_reports import canonical_arxiv_id
 
 
 def test_arxiv_ids_in_every_form_without_version():
@@ -9,8 +13,16 @@ def test_arxiv_ids_in_every_form_without_version():
     )
     assert find_arxiv_ids(text) == [
         "2503.14476", "2501.03262", "2507.18071", "2506.13585", "2505.22617",
-        "hep-th/9901001", "math.AG/0101001", "cs/0112017", "2504.90001",
+        "hep-th/9901001", "math/0101001", "cs/0112017", "2504.90001",
     ]
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("math.GT/0309136v1", "math/0309136"), ("hep-th/9901001v2", "hep-th/9901001"), ("2503.14476v2", "2503.14476"),
+])
+def test_feed_seed_and_mention_parsers_key_ids_alike(raw, expected):
+    """A paper's id from the arXiv feed, a report seed and a commit mention must be the same key."""
+    assert split_arxiv_id(raw)[0] == canonical_arxiv_id(raw) == find_arxiv_ids(f"arXiv:{raw}")[0] == expected
 
 
 def test_arxiv_ids_need_context_and_dedupe():

@@ -324,11 +324,35 @@ def test_problems_that_are_gone_are_resolved_and_unjudged_ones_stay_open(
     assert got["resolved"] == [(GOOD_ID, "abstract_only"), (GOOD_ID, "fetch_failed"), ("2505.9388", "bad_id")]
     assert [r[:2] for r in got["reports"]] == [(GOOD_ID, "html")]
 
-    # the same problem coming back opens its row again
+    # the same problem coming back opens its row again (a changed seed row makes the report read again)
     web.pages[f"/html/{GOOD_ID}"] = Page(whole, sent_bytes=len(whole) // 2)
+    seed(("Broken", GOOD_ID), params_total_b="235")
     got = load(tmp_path, web)
     assert list(quarantine(got)) == [(GOOD_ID, "fetch_failed")]
     assert got["resolved"] == [(GOOD_ID, "abstract_only"), ("2505.9388", "bad_id")]
+
+
+def test_a_report_read_cleanly_is_not_fetched_again_until_its_seed_row_or_the_catalogue_changes(
+        tmp_path: Path, web: FakeArxivWeb, seed: Callable[..., None], monkeypatch: pytest.MonkeyPatch) -> None:
+    seed(("Clean", GOOD_ID), ("Abstract only", OTHER_ID))
+    web.serve(GOOD_ID, html_text=GOOD_TEXT)
+    web.serve(OTHER_ID, abs_text="We use DPO.")
+    first = load(tmp_path, web)
+    assert sorted(web.requests) == [f"/abs/{OTHER_ID}", f"/html/{GOOD_ID}", f"/html/{OTHER_ID}"]
+
+    web.requests.clear()
+    assert load(tmp_path, web) == first  # rows unchanged
+    assert sorted(web.requests) == [f"/abs/{OTHER_ID}", f"/html/{OTHER_ID}"]  # the problem report only
+
+    web.requests.clear()
+    seed(("Clean", GOOD_ID), ("Abstract only", OTHER_ID), params_total_b="235")  # seed rows changed
+    load(tmp_path, web)
+    assert f"/html/{GOOD_ID}" in web.requests
+
+    web.requests.clear()
+    monkeypatch.setattr(tech_reports, "READER_VERSION", tech_reports.READER_VERSION + 1)
+    load(tmp_path, web)
+    assert f"/html/{GOOD_ID}" in web.requests
 
 
 def test_bad_seed_number_is_a_clear_error(seed: Callable[..., None]) -> None:
