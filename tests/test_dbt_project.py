@@ -55,10 +55,17 @@ def test_marts_have_enforced_portable_contracts(name):
 def test_marts_have_a_tested_key(name):
     model = model_properties()[name]
     unique_columns = {c["name"] for c in model["columns"] if "unique" in (c.get("data_tests") or [])
-                      and "not_null" in (c.get("data_tests") or [])}
+                      and {"type": "not_null"} in (c.get("constraints") or [])}
     composite = [t for t in model.get("data_tests") or [] if isinstance(t, dict)
                  and "unique_combination_of_columns" in t]
     assert unique_columns or composite, f"{name}: no unique + not_null key"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in model_properties().items() if m["_layer"] == "marts"))
+def test_mart_not_null_is_a_constraint_not_a_test(name):
+    """The database enforces it while the contracted table is built; a test after would repeat it."""
+    for column in model_properties()[name]["columns"]:
+        assert "not_null" not in str(column.get("data_tests") or ""), f"{name}.{column['name']}"
 
 
 def test_cross_db_macros_cover_postgres():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dagster as dg
 import duckdb
 
 from ingestion.sample.world import WINDOW_END, WINDOW_START, build_world
@@ -81,3 +82,9 @@ def test_second_refresh_changes_no_row_counts(sample_refresh):
     again = run_refresh(data_dir)
     assert again.returncode == 0, again.stderr[-3000:]
     assert counts() == before
+    # and the dbt models' materialisations say so: no change since the previous run's counts
+    with dg.DagsterInstance.from_config(str(data_dir / "dagster_home")) as instance:
+        for mart in ("fct_method_adoptions", "dim_papers"):
+            meta = instance.get_latest_materialization_event(dg.AssetKey(["marts", mart])).asset_materialization.metadata
+            assert meta["dagster/row_count"].value == before[f"marts.{mart}"]
+            assert meta["row_change"].value == 0, mart

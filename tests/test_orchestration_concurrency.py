@@ -64,13 +64,28 @@ def test_concurrent_refreshes_queue_or_refuse_and_never_corrupt(tmp_path, sample
         impatient = start_worker(tmp_path, lock_timeout_s=2)
         refused = outcome(impatient)
         time.sleep(1)
-        assert all(p.poll() is None for p in waiting), "the patient refreshes wait for the lock"
+        ended = [p.communicate()[0][-3000:] for p in waiting if p.poll() is not None]
+        assert not ended, f"the patient refreshes should wait for the lock; ended: {ended}"
     assert not refused["success"]
     assert any("is being written by another refresh" in e for e in refused["errors"]), refused["errors"]
 
     results = [outcome(p) for p in waiting]  # released: they now take the lock one after the other
     assert all(r["success"] for r in results), results
     assert counts(warehouse) == expected  # merge loads, twice: same rows, file intact and readable
+
+
+def test_loading_the_definitions_leaves_a_running_load_alone(tmp_path):
+    """A dlt pipeline made over a folder without saved state wipes it; loading the definitions (a new
+    run, the webserver reloading code) must not do that to the folder a first load is writing."""
+    in_flight = tmp_path / "dlt_pipelines" / "rltrack_arxiv" / "load" / "new" / "package.jsonl"
+    in_flight.parent.mkdir(parents=True)
+    in_flight.write_text('{"arxiv_id": "2503.14476"}\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RLTRACK_")}
+    env.update(RLTRACK_DATA_DIR=str(tmp_path), RLTRACK_MODE="sample", PYTHONPATH=str(REPO_ROOT))
+    done = subprocess.run([sys.executable, "-c", "import orchestration.definitions"], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert in_flight.read_text() == '{"arxiv_id": "2503.14476"}\n'
 
 
 def test_dagster_instance_limits_writers_to_one_at_a_time(tmp_path):

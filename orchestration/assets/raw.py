@@ -13,10 +13,13 @@ so the `frameworks` config gives the useful part (re-load one repository, leave 
 
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import dagster as dg
+import dlt
 from dagster import AssetExecutionContext
 from dagster_dlt import DagsterDltResource, DagsterDltTranslator, dlt_assets
 from dagster_dlt.translator import DltResourceTranslatorData
@@ -114,10 +117,21 @@ def _check_config(context: AssetExecutionContext, source_name: str, cfg: RawLoad
         raise dg.Failure("full_refresh reloads every framework; do not combine it with `frameworks`")
 
 
+def spec_pipeline(source_name: str) -> dlt.Pipeline:
+    """The pipeline dagster-dlt reads names, dataset and destination from when the definitions load.
+
+    It is made in a private temporary folder: a dlt pipeline created over a folder without saved
+    state wipes that folder, and the shared one may hold the packages of a run loading right now
+    (a first load, or any load while the webserver reloads the code). Runs make their own pipeline,
+    under the write lock."""
+    with tempfile.TemporaryDirectory(prefix="rltrack-dlt-spec-") as folder:
+        return make_pipeline(source_name, pipelines_dir=Path(folder))
+
+
 def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.AssetsDefinition:
     @dlt_assets(
         dlt_source=make_source(),
-        dlt_pipeline=make_pipeline(source_name),
+        dlt_pipeline=spec_pipeline(source_name),
         name=f"load_{source_name}",
         dagster_dlt_translator=RawTableTranslator(),
         pool=WRITER_POOL,
@@ -145,7 +159,7 @@ def github_assets() -> dg.AssetsDefinition:
 
     @dlt_assets(
         dlt_source=github_source(),
-        dlt_pipeline=make_pipeline("github"),
+        dlt_pipeline=spec_pipeline("github"),
         name="load_github",
         dagster_dlt_translator=RawTableTranslator(),
         pool=WRITER_POOL,

@@ -89,12 +89,14 @@ def _markdown(frame) -> str:
     return "\n".join(lines)
 
 
-def _previous_count(context: AssetExecutionContext, key: dg.AssetKey) -> int | None:
-    event = context.instance.get_latest_materialization_event(key)
-    if event is None or event.asset_materialization is None:
-        return None
-    value = event.asset_materialization.metadata.get("dagster/row_count")
-    return getattr(value, "value", None)
+def _previous_counts(context: AssetExecutionContext, keys: list[dg.AssetKey]) -> dict[dg.AssetKey, int | None]:
+    """Each key's row count at its last materialisation (one event-log query for all of them)."""
+    out: dict[dg.AssetKey, int | None] = {}
+    for key, event in context.instance.get_latest_materialization_events(keys).items():
+        value = event.asset_materialization.metadata.get("dagster/row_count") \
+            if event is not None and event.asset_materialization is not None else None
+        out[key] = getattr(value, "value", None)
+    return out
 
 
 def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[Any]:
@@ -106,13 +108,14 @@ def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[An
             con = duckdb.connect(str(rl_config.warehouse_path()), read_only=True)
         except duckdb.Error as exc:  # never fail a good build over metadata
             context.log.warning("row counts unavailable: %s", exc)
+    previous = _previous_counts(context, [context.asset_key_for_output(e.output_name) for e in outputs]) \
+        if con is not None else {}
     try:
         for event in events:
             if con is not None and isinstance(event, dg.Output):
                 key = context.asset_key_for_output(event.output_name)
                 try:
-                    event = event.with_metadata({**event.metadata, **model_metadata(
-                        con, key, _previous_count(context, key))})
+                    event = event.with_metadata({**event.metadata, **model_metadata(con, key, previous.get(key))})
                 except duckdb.Error as exc:
                     context.log.warning("no row count for %s: %s", key.to_user_string(), exc)
             yield event
