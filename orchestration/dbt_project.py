@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from functools import cached_property
 from importlib.metadata import version as installed_version
 from pathlib import Path
@@ -52,16 +54,49 @@ def manifest_is_stale(project_dir: Path = DBT_PROJECT_DIR) -> bool:
     return False
 
 
-def parse_manifest(force: bool = False) -> Path:
+def parse_manifest(force: bool = False) -> bool:
     """Run `dbt parse` so Dagster can build dbt assets from target/manifest.json (~4 s, so only
-    when a project file changed since the last parse, or when forced)."""
-    if force or manifest_is_stale():
-        subprocess.run(
-            [dbt_executable(), "parse", "--quiet", "--project-dir", str(DBT_PROJECT_DIR),
-             "--profiles-dir", str(DBT_PROJECT_DIR)],
-            check=True, env=dbt_env(), cwd=DBT_PROJECT_DIR,
-        )
-    return MANIFEST_PATH
+    when a project file changed since the last parse, or when forced). True if this call parsed.
+
+    The webserver, the daemon and each run load the definitions, possibly at once: one process
+    parses at a time (a file lock; the others then find the manifest current), into a private
+    target folder whose manifest is moved into place whole, so no reader sees half a file."""
+    if not (force or manifest_is_stale()):
+        return False
+    target = MANIFEST_PATH.parent
+    target.mkdir(parents=True, exist_ok=True)
+    with (target / ".parse.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (force or manifest_is_stale()):
+            return False
+        with tempfile.TemporaryDirectory(dir=target, prefix=".parse-") as private:
+            cache = target / "partial_parse.msgpack"  # dbt's parse cache: a re-parse takes ~1 s less
+            if cache.exists():
+                shutil.copy(cache, private)
+            subprocess.run(
+                [dbt_executable(), "parse", "--quiet", "--project-dir", str(DBT_PROJECT_DIR),
+                 "--profiles-dir", str(DBT_PROJECT_DIR), "--target-path", private],
+                check=True, env=dbt_env(), cwd=DBT_PROJECT_DIR,
+            )
+            os.replace(Path(private) / "partial_parse.msgpack", cache)
+            os.replace(Path(private) / "manifest.json", MANIFEST_PATH)
+    return True
+
+
+DBT_ASSETS_NAME = "dbt_warehouse"  # the dbt multi-asset's op; dagster-dbt names its target folders after it
+KEEP_BUILD_TARGETS = 5
+
+
+def prune_build_targets(keep: int = KEEP_BUILD_TARGETS, target: Path | None = None) -> list[Path]:
+    """Delete all but the newest `keep` per-invocation target folders dagster-dbt leaves in
+    target/ (`<op>-<run id>-<uuid>`: compiled SQL, run_results, logs; ~10 MB each, one per refresh,
+    3.6 GB a year of daily refreshes otherwise). Returns the folders deleted."""
+    target = target or MANIFEST_PATH.parent
+    runs = sorted((p for p in target.glob(f"{DBT_ASSETS_NAME}-*") if p.is_dir()), key=lambda p: p.stat().st_mtime)
+    old = runs[:-keep] if keep > 0 else runs
+    for folder in old:
+        shutil.rmtree(folder, ignore_errors=True)
+    return old
 
 
 dbt_project = DbtProject(project_dir=DBT_PROJECT_DIR, profiles_dir=DBT_PROJECT_DIR)

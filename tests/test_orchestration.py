@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 import pytest
 
-from orchestration.dbt_project import manifest_is_stale
+from orchestration.dbt_project import manifest_is_stale, prune_build_targets
 from orchestration.definitions import defs
 
 RAW_GROUPS = {"raw_arxiv", "raw_git", "raw_github", "raw_reports"}
@@ -70,6 +70,17 @@ def test_jobs_schedules_and_automation():
     assert sensor.default_status == dg.DefaultSensorStatus.RUNNING
     # steps queue on one writer pool anyway: one process per run, not one per step
     assert {j.executor_def.name for j in defs.resolve_all_job_defs()} == {"in_process"}
+
+
+def test_old_dbt_build_folders_are_pruned(tmp_path):
+    folders = [tmp_path / f"dbt_warehouse-run{i}-abc" for i in range(7)]
+    for age, folder in enumerate(folders):  # folders[0] is the newest
+        (folder / "compiled").mkdir(parents=True)
+        os.utime(folder, (10_000 - age, 10_000 - age))
+    (tmp_path / "manifest.json").write_text("{}")
+    deleted = prune_build_targets(keep=5, target=tmp_path)
+    assert sorted(deleted) == sorted(folders[5:])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f.name for f in folders[:5]] + ["manifest.json"])
 
 
 def test_manifest_is_parsed_again_only_when_a_project_file_changed(tmp_path):

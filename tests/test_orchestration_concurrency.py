@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -86,6 +87,27 @@ def test_loading_the_definitions_leaves_a_running_load_alone(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert in_flight.read_text() == '{"arxiv_id": "2503.14476"}\n'
+
+
+def test_processes_loading_the_definitions_at_once_parse_the_dbt_project_once(tmp_path):
+    """Webserver, daemon and runs may start together after a model changed: one `dbt parse`, and
+    nobody reads a half-written manifest."""
+    project = tmp_path / "dbt_project"
+    shutil.copytree(REPO_ROOT / "dbt_project", project, ignore=shutil.ignore_patterns("target", "logs"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RLTRACK_")}
+    env.update(RLTRACK_DBT_PROJECT_DIR=str(project), RLTRACK_DATA_DIR=str(tmp_path / "data"),
+               PYTHONPATH=str(REPO_ROOT))
+    probe = ("import json; from orchestration.dbt_project import MANIFEST_PATH, parse_manifest; "
+             "parsed = parse_manifest(); nodes = len(json.loads(MANIFEST_PATH.read_text())['nodes']); "
+             "print('RESULT', parsed, nodes)")
+    procs = [subprocess.Popen([sys.executable, "-c", probe], cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True) for _ in range(3)]
+    outputs = [p.communicate(timeout=300)[0] for p in procs]
+    results = [next((line.split()[1:] for line in out.splitlines() if line.startswith("RESULT")), out[-2000:])
+               for out in outputs]
+    assert all(isinstance(r, list) for r in results), results
+    assert sorted(parsed for parsed, _ in results) == ["False", "False", "True"]
+    assert len({nodes for _, nodes in results}) == 1 and int(results[0][1]) > 100
 
 
 def test_dagster_instance_limits_writers_to_one_at_a_time(tmp_path):

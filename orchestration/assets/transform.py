@@ -18,7 +18,14 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtC
 
 from ingestion import config as rl_config
 from orchestration.assets.raw import WRITER_POOL
-from orchestration.dbt_project import MANIFEST_PATH, REFRESH_BUILD_ARGS, dbt_env, dbt_project
+from orchestration.dbt_project import (
+    DBT_ASSETS_NAME,
+    MANIFEST_PATH,
+    REFRESH_BUILD_ARGS,
+    dbt_env,
+    dbt_project,
+    prune_build_targets,
+)
 from orchestration.warehouse import write_lock
 
 OWNER = "team:analytics-engineering"
@@ -129,7 +136,7 @@ def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[An
     project=dbt_project,
     dagster_dbt_translator=translator,
     pool=WRITER_POOL,
-    name="dbt_warehouse",
+    name=DBT_ASSETS_NAME,
 )
 def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: DbtBuildConfig):
     """`dbt build` of the selected models (seeds, models and their data tests)."""
@@ -139,5 +146,6 @@ def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: D
         invocation = dbt.cli(args, context=context, raise_on_error=False)
         events = list(invocation.stream())
         yield from with_row_counts(context, events)
+    prune_build_targets()
     if not invocation.is_successful():
         raise dg.Failure(f"dbt build failed: {invocation.get_error()}")
