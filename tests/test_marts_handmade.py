@@ -193,18 +193,24 @@ def _dbt(tmp, warehouse, *args):
     assert result.returncode == 0, result.stdout[-5000:]
 
 
-def test_incremental_thread_ngrams_equal_a_full_rebuild(tmp_path):
-    """A refresh re-tokenises only threads of newer loads; the result equals a full rebuild,
-    with an edited thread (its old n-grams gone) and a new thread."""
+def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
+    """A refresh rebuilds and re-tokenises only threads of newer loads; the result equals a full
+    rebuild, with an edited thread (its old n-grams gone), a new thread and a new reply to an old one."""
     warehouse = tmp_path / "warehouse.duckdb"
     build_raw(warehouse)
+    con = duckdb.connect(str(warehouse))  # an older thread, untouched by the next load but for a reply
+    con.execute("insert into raw_github.issues select * replace (5 as number, 5 as id, 'Old question' as title, "
+                "'' as body) from raw_github.issues where number = 7")
+    con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")
     con = duckdb.connect(str(warehouse))
     newer = str(float(LOAD) + 100)
-    # the issue is edited (its text changes), a new issue names QUIETPO
+    # the issue is edited (its text changes), a new issue names QUIETPO, an older thread gets a reply
     con.execute("update raw_github.issues set body = 'nothing here', _dlt_load_id = ? where number = 7", [newer])
     con.execute("insert into raw_github.issues select * replace (8 as number, 8 as id, 'Try QUIETPO' as title, "
                 "'' as body, ? as _dlt_load_id) from raw_github.issues where number = 7", [newer])
+    con.execute("insert into raw_github.comments values ('verl', 'verl', 501, 5, 'maintainer', 'MEMBER', 'Answered', "
+                "'2025-03-02 00:00:00+00', '2025-03-02 00:00:00+00', false, ?, 'c1')", [newer])
     con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")  # what a refresh runs
 
@@ -212,12 +218,19 @@ def test_incremental_thread_ngrams_equal_a_full_rebuild(tmp_path):
         con = duckdb.connect(str(warehouse), read_only=True)
         try:
             return (con.execute("select thread_id, ngram from intermediate.int_threads__ngrams order by all").fetchall(),
-                    con.execute("select * from intermediate.int_threads__paper_mentions order by all").fetchall())
+                    con.execute("select * from intermediate.int_threads__paper_mentions order by all").fetchall(),
+                    con.execute("select * exclude (dlt_load_id, comments_load_id) from intermediate.int_threads__unified "
+                                "order by all").fetchall())
         finally:
             con.close()
 
     incremental = snapshot()
     assert ("verl#7", "nothing_here") in incremental[0] and ("verl#7", "arxiv") not in incremental[0]
     assert ("verl#8", "quietpo") in incremental[0]
-    _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh", "-s", "int_threads__ngrams+")
+    con = duckdb.connect(str(warehouse), read_only=True)
+    assert con.execute("select replies, maintainer_replies from intermediate.int_threads__unified "
+                       "where thread_id = 'verl#5'").fetchone() == (1, 1)
+    con.close()
+    _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh",
+         "-s", "int_threads__unified+")
     assert snapshot() == incremental

@@ -1,6 +1,10 @@
 -- Issues and pull requests of every framework in one shape, with their reply timeline:
 -- replies exclude bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
-with threads as (
+-- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
+-- itself, or any of its comments), from all of their comments (delete+insert per thread).
+{{ config(materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert') }}
+
+with issues_and_prs as (
     select
         framework_id,
         number,
@@ -36,6 +40,37 @@ with threads as (
     from {{ ref('stg_github__pull_requests') }}
 ),
 
+comments as (
+    select * from {{ ref('stg_github__comments') }}
+),
+
+threads as (
+    select * from issues_and_prs
+    {% if is_incremental() %}
+        where cast(issues_and_prs.dlt_load_id as double precision) > (
+            select coalesce(max(cast(dlt_load_id as double precision)), 0) from {{ this }}
+        )
+        or exists (
+            select 1 from comments as c
+            where c.framework_id = issues_and_prs.framework_id and c.issue_number = issues_and_prs.number
+                and cast(c.dlt_load_id as double precision) > (
+                    select coalesce(max(comments_load_id), 0) from {{ this }}
+                )
+        )
+    {% endif %}
+),
+
+comment_loads as (
+    -- the newest load among all of a thread's comments (the watermark for comments)
+    select
+        c.framework_id,
+        c.issue_number as number,
+        max(cast(c.dlt_load_id as double precision)) as comments_load_id
+    from comments as c
+    inner join threads as t on c.framework_id = t.framework_id and c.issue_number = t.number
+    group by c.framework_id, c.issue_number
+),
+
 replies as (
     select
         c.framework_id,
@@ -46,7 +81,7 @@ replies as (
         min(c.created_at) filter (
             where c.author_association in ('OWNER', 'MEMBER', 'COLLABORATOR')
         ) as first_maintainer_reply_at
-    from {{ ref('stg_github__comments') }} as c
+    from comments as c
     inner join threads as t on c.framework_id = t.framework_id and c.issue_number = t.number
     where not c.is_bot and c.author <> t.author
     group by c.framework_id, c.issue_number
@@ -58,6 +93,8 @@ select
     coalesce(r.replies, 0) as replies,
     coalesce(r.maintainer_replies, 0) as maintainer_replies,
     r.first_reply_at,
-    r.first_maintainer_reply_at
+    r.first_maintainer_reply_at,
+    cl.comments_load_id
 from threads as t
 left join replies as r on t.framework_id = r.framework_id and t.number = r.number
+left join comment_loads as cl on t.framework_id = cl.framework_id and t.number = cl.number

@@ -9,6 +9,7 @@ select distinct on (id)
     body,
     {{ utc_timestamp('created_at') }} as created_at,
     {{ utc_timestamp('updated_at') }} as updated_at,
-    cast(is_bot as boolean) as is_bot
+    cast(is_bot as boolean) as is_bot,
+    _dlt_load_id as dlt_load_id
 from {{ source('raw_github', 'comments') }}
 order by id asc, updated_at desc, _dlt_load_id desc
