@@ -46,11 +46,12 @@ def manifest_is_stale(project_dir: Path = DBT_PROJECT_DIR) -> bool:
     if not manifest.exists():
         return True
     built = manifest.stat().st_mtime
-    for path in project_dir.rglob("*"):
-        if path.relative_to(project_dir).parts[0] in ("target", "logs", "dbt_packages"):
+    for top in project_dir.iterdir():
+        if top.name in ("target", "logs", "dbt_packages"):  # dbt's own output: not walked at all
             continue
-        if path.is_file() and path.stat().st_mtime > built:
-            return True
+        for path in (top.rglob("*") if top.is_dir() else [top]):
+            if path.is_file() and path.stat().st_mtime > built:
+                return True
     return False
 
 
