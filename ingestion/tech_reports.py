@@ -392,6 +392,10 @@ def tech_reports_source(
 
     catalogue_digest = _digest([READER_VERSION, *(asdict(a) for a in aliases)])
 
+    def read_with(ref: ReportRef) -> str:
+        """What a clean read of `ref` depended on: its seed row, the catalogue and the reader."""
+        return _digest([asdict(ref), catalogue_digest])
+
     def texts() -> Iterator[tuple[ReportRef, ReportText, datetime]]:
         """Each report's text, fetched once per run and shared by the resources. A report whose
         full HTML text was read without a problem, with the same seed row and alias catalogue, is
@@ -399,7 +403,7 @@ def tech_reports_source(
         every report again). Abstract-only reports are read each run: their HTML may appear."""
         clean = dlt.current.source_state().setdefault("read_cleanly", {})  # arxiv_id -> digest
         pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed
-                   and clean.get(r.arxiv_id) != _digest([asdict(r), catalogue_digest])]
+                   and clean.get(r.arxiv_id) != read_with(r)]
         if pending:
             http = PoliteClient(min_interval_s=spacing, backoff_s=0.5 if mode == "sample" else 5.0)
             with _web(mode, base_url) as web:
@@ -410,7 +414,7 @@ def tech_reports_source(
                         continue
                     fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
                     if got.source == "html" and not got.problem:  # full text: nothing to gain
-                        clean[ref.arxiv_id] = _digest([asdict(ref), catalogue_digest])
+                        clean[ref.arxiv_id] = read_with(ref)
                     else:
                         clean.pop(ref.arxiv_id, None)
         for ref in refs:
