@@ -39,6 +39,7 @@ from ingestion.arxiv_parse import (
     parse_entry,
     parse_feed,
     parse_oai_page,
+    normalise_ws,
     parse_oai_record,
     quarantine_row,
 )
@@ -228,7 +229,8 @@ def _get_parsed(http: PoliteClient, url: str, params: dict, parse, context: str,
     for attempt in range(retries + 1):
         resp = http.get(url, params=params)
         if resp.status_code != 200:
-            raise ArxivFeedError(f"arXiv answered HTTP {resp.status_code} {context}")
+            raise ArxivFeedError(f"arXiv answered HTTP {resp.status_code}: {_error_message(resp.content, parse)} "
+                                 f"{context}")
         try:
             return parse(resp.content, context=context)
         except UnreadablePage as exc:  # never skipped: after the retries it stops the run
@@ -237,6 +239,18 @@ def _get_parsed(http: PoliteClient, url: str, params: dict, parse, context: str,
             log.warning("unreadable arXiv page, retry %d: %s", attempt + 1, exc)
             http.sleep(wait_s)
     raise AssertionError("unreachable")
+
+
+def _error_message(content: bytes, parse) -> str:
+    """What an error answer says: the API's error entry (a 400 carries an error feed), else its text."""
+    try:
+        parse(content)
+    except ArxivFeedError as exc:
+        if not isinstance(exc, UnreadablePage):
+            return str(exc).strip()
+    except Exception:  # noqa: BLE001 - any body we cannot read is shown as text below
+        pass
+    return normalise_ws(content[:300].decode("utf-8", errors="replace")) or "(empty body)"
 
 
 class OaiClient:

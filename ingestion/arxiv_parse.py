@@ -17,7 +17,8 @@ NS = {
     "arxiv": "http://arxiv.org/schemas/atom",
     "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
 }
-ERROR_ID_PREFIX = "http://arxiv.org/api/errors"
+# The API's error entries: `http://arxiv.org/api/errors#...` (older answers) or `https://...` (current).
+_ERROR_ID_RE = re.compile(r"^https?://(?:export\.)?arxiv\.org/api/errors\b")
 RAW_XML_LIMIT = 4000
 
 # New style 2503.14476v2 (4 or 5 digits after the dot), old style math/0501001v1 or math.GT/0309136v1.
@@ -132,7 +133,7 @@ def parse_feed(content: bytes, *, context: str = "") -> FeedPage:
     entries = tuple(root.findall("atom:entry", NS))
     for entry in entries:  # the API reports bad queries as a feed with one error entry
         entry_id = (entry.findtext("atom:id", "", NS) or "").strip()
-        if entry_id.startswith(ERROR_ID_PREFIX):
+        if _ERROR_ID_RE.match(entry_id):
             summary = normalise_ws(entry.findtext("atom:summary", "", NS))
             raise ArxivFeedError(f"arXiv API error: {summary} {context}")
 

@@ -360,3 +360,55 @@ def test_new_screener_version_refetches_and_rescreens_everything(tmp_path, monke
     n_papers = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]
     assert _query(tmp_path, "select screener_version, count(*) from raw_arxiv.paper_features group by 1") == [
         ("test-next", n_papers)]
+
+
+# --- real API error answers: https error ids, 200 and 400 -------------------------------------
+def _error_feed(scheme: str) -> bytes:
+    """The shape of the API's error answer (one entry whose id is under /api/errors)."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+  <id>{scheme}://arxiv.org/api/Xm1pRrs6fKk</id>
+  <title>arXiv Query: search_query=&amp;id_list=2503.1447&amp;start=0&amp;max_results=10</title>
+  <updated>2026-01-01T00:00:00Z</updated>
+  <link href="{scheme}://arxiv.org/api/query?id_list=2503.1447" type="application/atom+xml"/>
+  <opensearch:itemsPerPage>1</opensearch:itemsPerPage>
+  <opensearch:totalResults>1</opensearch:totalResults>
+  <opensearch:startIndex>0</opensearch:startIndex>
+  <entry>
+    <id>{scheme}://arxiv.org/api/errors#incorrect_id_format_for_2503.1447</id>
+    <title>Error</title>
+    <summary>incorrect id format for 2503.1447</summary>
+    <updated>2026-01-01T00:00:00Z</updated>
+    <link href="{scheme}://arxiv.org/api/errors#incorrect_id_format_for_2503.1447" rel="alternate" type="text/html"/>
+    <author><name>arXiv api core</name></author>
+  </entry>
+</feed>""".encode()
+
+
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_error_feed_is_an_error_with_either_scheme(scheme):
+    with pytest.raises(ArxivFeedError, match="incorrect id format for 2503.1447"):
+        parse_feed(_error_feed(scheme))
+
+
+def _answer(status: int, body: bytes):
+    import requests
+
+    resp = requests.Response()
+    resp.status_code, resp._content = status, body
+    return resp
+
+
+@pytest.mark.parametrize("status", [200, 400])
+def test_error_answer_keeps_the_api_message_and_is_not_quarantined(monkeypatch, status):
+    monkeypatch.setattr(PoliteClient, "get", lambda self, url, params=None: _answer(status, _error_feed("https")))
+    with pytest.raises(ArxivFeedError, match="incorrect id format for 2503.1447") as err:
+        _client("http://arxiv.invalid/api/query").fetch_page("id:2503.1447", 0)
+    assert ("HTTP 400" in str(err.value)) == (status == 400)
+
+
+def test_non_feed_error_answer_shows_its_text(monkeypatch):
+    monkeypatch.setattr(PoliteClient, "get", lambda self, url, params=None: _answer(400, b"Bad Request: start < 0"))
+    with pytest.raises(ArxivFeedError, match="HTTP 400: Bad Request: start < 0"):
+        _client("http://arxiv.invalid/api/query").fetch_page("cat:cs.LG", -1)
+
