@@ -2,6 +2,12 @@
 
 A page that is not UTF-8 or not XML raises `ArxivFeedError` (nothing is silently dropped); a single
 malformed entry raises `MalformedEntry`, which the source turns into a `papers_quarantine` row.
+
+Both paths (Atom query API, OAI-PMH arXivRaw) give the same row for the same paper:
+- `published_at` is when version 1 was submitted; `updated_at` is when the latest version
+  (`latest_version`) was submitted, so a single-version paper has `updated_at = published_at`.
+  Atom's `<updated>` of a v1 entry can move with metadata-only changes; OAI lists the version
+  dates, so the version date is the one both paths can agree on.
 """
 
 from __future__ import annotations
@@ -174,6 +180,8 @@ def parse_entry(entry: ET.Element, fetched_at: datetime) -> dict:
     arxiv_id, version = split_arxiv_id(raw_id)
     published = parse_timestamp(entry.findtext("atom:published", None, NS), "published", key)
     updated = parse_timestamp(entry.findtext("atom:updated", None, NS), "updated", key)
+    if version == 1:  # updated_at is when the latest version was submitted (see the module docstring)
+        updated = published
     title = normalise_ws(entry.findtext("atom:title", None, NS))
     if not title:
         raise MalformedEntry("entry without title", key)

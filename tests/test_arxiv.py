@@ -412,3 +412,11 @@ def test_non_feed_error_answer_shows_its_text(monkeypatch):
     with pytest.raises(ArxivFeedError, match="HTTP 400: Bad Request: start < 0"):
         _client("http://arxiv.invalid/api/query").fetch_page("cat:cs.LG", -1)
 
+
+def test_single_version_paper_is_updated_when_submitted():
+    """Atom's <updated> of a v1 entry may move with metadata edits; updated_at is the version's
+    submission time, as the OAI path reads it from the version list."""
+    xml = (ENTRY_XML.replace("2503.14476v2", "2503.14476v1")
+           .replace("<updated>2025-05-20T09:31:02Z", "<updated>2025-04-02T11:00:00Z"))
+    row = parse_entry(parse_feed(xml.encode()).entries[0], FETCHED)
+    assert row["latest_version"] == 1 and row["updated_at"] == row["published_at"]

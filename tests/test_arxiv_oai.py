@@ -116,3 +116,19 @@ def test_oai_runs_are_incremental_and_quarantine_bad_records(tmp_path):
                        ).fetchall() == [(3, bumped)]
         # a quarantined record comes back only when its datestamp changes (as with a done window)
         assert con.sql("select count(*) from raw_arxiv.papers where arxiv_id='2503.20783'").fetchall() == [(0,)]
+
+
+def test_both_paths_agree_on_updated_at_of_a_single_version_paper():
+    """updated_at is the latest version's submission time: OAI's last version date, Atom's
+    <published> for v1 (its <updated> may be a later metadata edit)."""
+    from ingestion.arxiv_parse import parse_entry, parse_feed
+
+    single = RECORD.replace('<version version="v2"><date>Tue, 20 May 2025 09:31:02 GMT</date><size>1300kb</size>'
+                            "</version>", "")
+    oai = parse_oai_record(parse_oai_page(_page(f"<ListRecords>{single}</ListRecords>")).records[0], FETCHED)
+    atom_xml = ("<feed xmlns='http://www.w3.org/2005/Atom'><entry><id>http://arxiv.org/abs/2503.14476v1</id>"
+                "<updated>2025-04-02T11:00:00Z</updated><published>2025-03-18T17:36:49Z</published>"
+                "<title>DAPO</title></entry></feed>")
+    atom = parse_entry(parse_feed(atom_xml.encode()).entries[0], FETCHED)
+    assert oai["latest_version"] == atom["latest_version"] == 1
+    assert oai["updated_at"] == atom["updated_at"] == atom["published_at"] == oai["published_at"]
