@@ -8,6 +8,8 @@ Both paths (Atom query API, OAI-PMH arXivRaw) give the same row for the same pap
   (`latest_version`) was submitted, so a single-version paper has `updated_at = published_at`.
   Atom's `<updated>` of a v1 entry can move with metadata-only changes; OAI lists the version
   dates, so the version date is the one both paths can agree on.
+- authors are `{name, affiliation}` with Unicode names (arXivRaw's TeX accents are converted by
+  pylatexenc); arXivRaw's numbered and group affiliations are resolved to each author.
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ def parse_entry(entry: ET.Element, fetched_at: datetime) -> dict:
     abstract = normalise_ws(entry.findtext("atom:summary", None, NS))
     authors = []
     for author in entry.findall("atom:author", NS):
-        name = normalise_ws(author.findtext("atom:name", None, NS))
+        name = tex_to_unicode(normalise_ws(author.findtext("atom:name", None, NS)) or "")
         affiliations = [normalise_ws(a.text) for a in author.findall("arxiv:affiliation", NS)]
         affiliations = [a for a in affiliations if a]
         if name:
@@ -275,15 +277,56 @@ def _split_outside_parens(text: str) -> list[str]:
     return parts
 
 
+# `Name (1, 2)` / `Name (1 and 2)`: references into the numbered list `((1) Univ A, (2) Univ B)`
+_AFFIL_REFS_RE = re.compile(r"^\d+(?:\s*(?:,|and|&)\s*\d+)*$")
+_NUMBERED_LIST_RE = re.compile(r"\s*\(\s*(\(\d+\).*)\)\s*$", re.DOTALL)
+_NUMBER_RE = re.compile(r"\((\d+)\)")
+_TEX_SPECIAL_RE = re.compile(r"(?<!\\)([%&#])")  # literal in author lists, special to TeX
+
+
+def tex_to_unicode(text: str) -> str:
+    """`Thom\\'e` -> `Thomé`, `S{\\l}upi\\'nski` -> `Słupiński` (pylatexenc); plain text is kept as is."""
+    if "\\" not in text and "{" not in text:
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return normalise_ws(LatexNodes2Text().latex_to_text(_TEX_SPECIAL_RE.sub(r"\\\1", text))) or ""
+
+
+def _numbered_affiliations(raw: str) -> tuple[str, dict[str, str]]:
+    """Cut the trailing `((1) Univ A, (2) Univ B)` list off an author string: (authors, {'1': 'Univ A'})."""
+    m = _NUMBERED_LIST_RE.search(raw)
+    if not m or not m.group(1).startswith("("):
+        return raw, {}
+    pieces = _NUMBER_RE.split(m.group(1))  # ['', '1', ' Univ A, ', '2', ' Univ B']
+    table = {num: (normalise_ws(text.strip().rstrip(",;").strip()) or "")
+             for num, text in zip(pieces[1::2], pieces[2::2])}
+    return raw[:m.start()], table
+
+
 def _oai_authors(raw: str | None) -> list[dict]:
-    out = []
-    for part in _split_outside_parens(normalise_ws(raw) or ""):
+    """arXivRaw's author string -> [{name, affiliation}]. `A (X), B` gives A the affiliation X;
+    `A, B (X)` gives X to A and B (a group); `A (1,2), B (2) ((1) X, (2) Y)` resolves the numbers."""
+    names, table = _numbered_affiliations(normalise_ws(raw) or "")
+    out: list[dict] = []
+    group: list[dict] = []  # authors since the last affiliation, who share the next named one
+    for part in _split_outside_parens(names):
         part = part.strip()
         if not part:
             continue
         m = _AUTHOR_AFFIL_RE.match(part)
         name, affil = (m.group("name"), normalise_ws(m.group("affil"))) if m else (part, None)
-        out.append({"name": name.strip(), "affiliation": affil or None})
+        author = {"name": tex_to_unicode(name.strip()), "affiliation": None}
+        out.append(author)
+        group.append(author)
+        if not affil:
+            continue
+        if _AFFIL_REFS_RE.match(affil):  # numbered: this author's own (none if no list resolves them)
+            author["affiliation"] = "; ".join(table[r] for r in re.findall(r"\d+", affil) if table.get(r)) or None
+        else:
+            for member in group:
+                member["affiliation"] = tex_to_unicode(affil)
+        group = []
     return out
 
 

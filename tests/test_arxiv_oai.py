@@ -132,3 +132,39 @@ def test_both_paths_agree_on_updated_at_of_a_single_version_paper():
     atom = parse_entry(parse_feed(atom_xml.encode()).entries[0], FETCHED)
     assert oai["latest_version"] == atom["latest_version"] == 1
     assert oai["updated_at"] == atom["updated_at"] == atom["published_at"] == oai["published_at"]
+
+
+# --- real arXivRaw author strings -------------------------------------------------------------
+def _authors(raw: str) -> list[dict]:
+    from xml.sax.saxutils import escape
+
+    record = RECORD.replace("Qiying Yu (ByteDance Seed, Beijing), Zheng Zhang, and Wei Li", escape(raw))
+    page = parse_oai_page(_page(f"<ListRecords>{record}</ListRecords>"))
+    return json.loads(parse_oai_record(page.records[0], FETCHED)["authors"])
+
+
+def test_numbered_affiliations_are_resolved_and_not_glued_to_the_last_name():
+    assert _authors("Ann Lee (1,2), Bo Wu (2) and Cy Tam (1 and 3) "
+                    "((1) University A, Dept. X, (2) Institute B, (3) Lab C)") == [
+        {"name": "Ann Lee", "affiliation": "University A, Dept. X; Institute B"},
+        {"name": "Bo Wu", "affiliation": "Institute B"},
+        {"name": "Cy Tam", "affiliation": "University A, Dept. X; Lab C"}]
+    # numbers with no list to resolve them name no affiliation
+    assert _authors("Ann Lee (1), Bo Wu (2)") == [{"name": "Ann Lee", "affiliation": None},
+                                                  {"name": "Bo Wu", "affiliation": None}]
+    # in the numbered form an author without numbers has no affiliation (no group)
+    assert _authors("Ann Lee, Bo Wu (1) ((1) Univ X)") == [{"name": "Ann Lee", "affiliation": None},
+                                                           {"name": "Bo Wu", "affiliation": "Univ X"}]
+
+
+def test_group_affiliation_applies_to_every_author_of_the_group():
+    assert _authors("Ann Lee, Bo Wu (Univ X), Cy Tam (Univ Y), Di Ho") == [
+        {"name": "Ann Lee", "affiliation": "Univ X"}, {"name": "Bo Wu", "affiliation": "Univ X"},
+        {"name": "Cy Tam", "affiliation": "Univ Y"}, {"name": "Di Ho", "affiliation": None}]
+
+
+def test_tex_accents_become_unicode_like_the_atom_path():
+    assert _authors(r"Emmanuel Thom\'e, Micha{\l} S{\l}upi\'nski and J\"org M\"uller (Texas A&M, 50% Lab)") == [
+        {"name": "Emmanuel Thomé", "affiliation": "Texas A&M, 50% Lab"},
+        {"name": "Michał Słupiński", "affiliation": "Texas A&M, 50% Lab"},
+        {"name": "Jörg Müller", "affiliation": "Texas A&M, 50% Lab"}]

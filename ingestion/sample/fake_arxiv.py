@@ -301,7 +301,7 @@ def _oai_record(fake: FakeArxiv, p: Paper) -> str:
     )
     if p.arxiv_id in fake.faults.bad_date_ids:
         versions = '<version version="v1"><date>yesterday-ish</date></version>'
-    people = [f"{name} ({aff})" if aff else name for name, aff in p.authors]
+    people = _raw_authors(p.authors)
     authors = ", ".join(people[:-1]) + " and " + people[-1] if len(people) > 1 else people[0]
     optional = "".join(
         f"<{tag}>{escape(value)}</{tag}>"
@@ -318,6 +318,18 @@ def _oai_record(fake: FakeArxiv, p: Paper) -> str:
         f"<license>http://arxiv.org/licenses/nonexclusive-distrib/1.0/</license>"
         f"<abstract>  {escape(_wrap(p.abstract))}\n</abstract></arXivRaw></metadata></record>"
     )
+
+
+def _raw_authors(authors) -> list[str]:
+    """arXivRaw author entries. `A, B (X)` gives X to A and B, so a list where an author without an
+    affiliation precedes one with it is written in the numbered form: `A, B (1) ((1) X)`."""
+    grouped = any(not aff and any(a for _, a in authors[i + 1:]) for i, (_, aff) in enumerate(authors))
+    if not grouped:
+        return [f"{name} ({aff})" if aff else name for name, aff in authors]
+    numbers = {aff: str(n) for n, aff in enumerate(dict.fromkeys(a for _, a in authors if a), 1)}
+    people = [f"{name} ({numbers[aff]})" if aff else name for name, aff in authors]
+    people[-1] += " (" + ", ".join(f"({n}) {aff}" for aff, n in numbers.items()) + ")"
+    return people
 
 
 def _categories(p: Paper) -> list[str]:
