@@ -12,7 +12,8 @@ Live mode calls the GitHub REST API; sample mode runs the same client against a 
   the next run resumes from there (`since` is inclusive; merges drop the overlap).
 - Rate limits: a primary limit (403/429 with `X-RateLimit-Remaining: 0`) is waited out when it
   resets within `max_rate_wait_s`, otherwise the run stops cleanly (`GitHubRateLimited`);
-  `Retry-After` is honoured, secondary limits back off exponentially, 5xx are retried.
+  `Retry-After` is honoured; secondary limits, and a used-up budget with no reset time, back off
+  exponentially from a minute (then stop cleanly); 5xx are retried.
 - The token comes only from the `GITHUB_TOKEN` environment variable, is sent as a header and is
   never logged, stored in state, or written to a table.
 """
@@ -86,16 +87,28 @@ class GitHubRetryPolicy:
             return None
         if resp.status_code not in (403, 429):
             return None  # 5xx: PoliteClient's own backoff; 4xx: not retryable
-        if resp.headers.get("X-RateLimit-Remaining") == "0" and resp.headers.get("X-RateLimit-Reset"):
-            reset = float(resp.headers["X-RateLimit-Reset"])
+        exhausted = resp.headers.get("X-RateLimit-Remaining") == "0"
+        reset = _reset_time(resp)
+        if exhausted and reset is not None:
             return self.bounded_wait(max(0.0, reset - self.clock()) + 1.0, "primary rate limit")
         retry_after = PoliteClient.retry_after(resp)
         if retry_after is not None:
             return self.bounded_wait(retry_after, "Retry-After")
-        if "secondary rate limit" in resp.text.lower():
+        # GitHub's advice when neither header says when: wait at least a minute, longer each time.
+        # A used-up budget without a reset time (some proxies and Enterprise servers drop it) is a
+        # rate limit too, never a hard error that skips the repository.
+        if exhausted or "rate limit" in resp.text.lower():
             wait = self.secondary_backoff_s * 2**self._secondary_streak
             self._secondary_streak += 1
-            return self.bounded_wait(wait, "secondary rate limit")
+            return self.bounded_wait(wait, "rate limit without a reset time" if exhausted else "secondary rate limit")
+        return None
+
+
+def _reset_time(resp: requests.Response) -> float | None:
+    """`X-RateLimit-Reset` (epoch seconds), or None when absent or unreadable."""
+    try:
+        return float(resp.headers["X-RateLimit-Reset"])
+    except (KeyError, ValueError):
         return None
 
 
@@ -152,8 +165,8 @@ class GitHubClient:
             raise GitHubRateLimited(self.stop_reason)
         self._respect_exhausted_budget()
         resp = self.http.get(self._url(path_or_url), params=params)
-        if resp.headers.get("X-RateLimit-Remaining") == "0" and resp.headers.get("X-RateLimit-Reset"):
-            self._exhausted_until = float(resp.headers["X-RateLimit-Reset"])
+        if resp.headers.get("X-RateLimit-Remaining") == "0" and (reset := _reset_time(resp)) is not None:
+            self._exhausted_until = reset
         return resp
 
     def get_json(self, path_or_url: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:

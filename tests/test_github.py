@@ -325,3 +325,27 @@ def test_fake_ids_stay_distinct_positive_and_64_bit_at_300k_comments() -> None:
     assert all(0 < i < 2**63 for i in ids)
     assert _numeric_id("a/b", 1) != _numeric_id("a", "b/1")
     assert _numeric_id("user", "alice") == 2396096601537983687  # stable across runs and machines
+
+
+def test_used_up_budget_without_reset_header_is_a_rate_limit_not_a_skipped_repo() -> None:
+    """403 + `X-RateLimit-Remaining: 0` and no `X-RateLimit-Reset`: back off a minute, longer each
+    time; when the backoff outgrows the bound the run stops cleanly (resumable), never skips."""
+    clock = FakeClock()
+    policy = GitHubRetryPolicy(max_wait_s=150, clock=clock.now)
+    no_reset = {"X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "60", "X-RateLimit-Used": "60"}
+    body = b'{"message": "API rate limit exceeded for 203.0.113.7.", "documentation_url": "https://docs.github.com"}'
+    assert policy(_response(403, no_reset, body)) == 60
+    assert policy(_response(403, no_reset, body)) == 120
+    with pytest.raises(GitHubRateLimited, match="next run resumes"):
+        policy(_response(403, no_reset, body))
+    assert GitHubRetryPolicy(900, clock.now)(_response(403, {**no_reset, "X-RateLimit-Reset": "soon"}, b"{}")) == 60
+
+
+def test_used_up_budget_without_reset_header_is_waited_out_in_a_run() -> None:
+    clock = FakeClock()
+    client = client_for(clock)
+    no_reset = {"X-RateLimit-Remaining": "0"}
+    answers = [_response(403, no_reset, b'{"message": "API rate limit exceeded"}'), _response(200, body=b"[1]")]
+    client.http.session.get = lambda url, params=None, timeout=None: answers.pop(0)  # type: ignore[method-assign]
+    assert client.get_json("/repos/o/r/issues") == ([1], None)
+    assert clock.sleeps[-1] == 60 and not client.errors and client.stop_reason is None
