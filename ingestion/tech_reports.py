@@ -22,7 +22,8 @@ full text, gets a `reports_quarantine` row (merge on arxiv_id, problem) with a r
   keyed without version: `2505.09388v2` is `2505.09388`); not fetched;
 - fetch_failed: arXiv kept failing, or the response broke off; not loaded this run, so rows from
   earlier runs stay as they were. After two such reports in a row the rest are not tried;
-- abstract_only / partial_text / no_text: the HTML page was unusable (abstract loaded instead), cut
+- abstract_only / partial_text / no_text: the HTML page was unusable (abstract loaded instead; a
+  failed LaTeXML conversion, page chrome around no paragraphs, is unusable too), cut
   off (what it has is loaded), or neither page had text (loaded with text_source `none`).
 `noted_at` says when a problem was last seen. A problem that is gone gets `resolved_at` (the run
 that found it gone): seed problems when the seed no longer has them, the others when the report was
@@ -58,11 +59,11 @@ REPORTS_SEED = SEEDS / "tech_reports.csv"
 CATALOGUE_SEED = SEEDS / "method_catalogue.csv"
 DEFAULT_ARXIV_WEB = "https://arxiv.org"
 ARXIV_MIN_INTERVAL_S = 3.0  # arXiv asks for at most one request every three seconds
-MIN_FULL_TEXT_CHARS = 200  # an HTML page with less visible text is a stub, not a report
+MIN_FULL_TEXT_CHARS = 200  # an HTML page with less body (paragraph) text is a stub, not a report
 MAX_UNDECODABLE_SHARE = 0.1  # more U+FFFD / NUL characters: binary or UTF-16 (about half), not stray bytes
 MAX_FAILED_IN_A_ROW = 2  # reports in a row arXiv would not serve before the run stops asking
 QUARANTINE_TABLE = "reports_quarantine"
-READER_VERSION = 1  # bump when reading pages or matching mentions changes: every report is read again
+READER_VERSION = 2  # bump when reading pages or matching mentions changes: every report is read again
 
 
 @dataclass(frozen=True)
@@ -167,43 +168,80 @@ def catalogue() -> list[Alias]:
 
 # --- text ---------------------------------------------------------------------------------------
 class _TextExtractor(HTMLParser):
-    """Visible text of an HTML page (scripts, styles, navigation and maths annotations dropped)."""
+    """Visible text of an HTML page, and how much of it is body text.
 
-    SKIP = {"script", "style", "nav", "header", "footer", "annotation", "annotation-xml", "noscript"}
+    Dropped: the `<head>` (its `<title>` repeats the page's heading), scripts, styles, navigation,
+    maths annotations, and page chrome: arXiv's banners and alerts around a LaTeXML rendering
+    (`role=status|alert|banner`, `package-alerts`), LaTeXML page headers/footers and its error
+    boxes (`ltx_ERROR`). Body text is paragraph text (`<p>`, LaTeXML's `ltx_p`) outside the
+    title, authors and abstract: a failed conversion has chrome and perhaps an abstract, no body."""
+
+    SKIP = {"head", "script", "style", "nav", "header", "footer", "annotation", "annotation-xml", "noscript",
+            "button"}
+    SKIP_CLASSES = {"package-alerts", "ltx_page_header", "ltx_page_footer", "ltx_ERROR"}
+    SKIP_ROLES = {"status", "alert", "banner", "navigation"}
+    NOT_BODY_CLASSES = {"ltx_title", "ltx_authors", "ltx_abstract", "ltx_dates"}
     BLOCK = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "section", "blockquote",
              "figcaption", "td", "th", "span"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
-        self._skip = 0
+        self.body_chars = 0
+        self._open: list[tuple[str, bool, bool]] = []  # (tag, hides its content, not body text)
+        self._skip = self._not_body = self._paragraphs = 0
 
     def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag in self.SKIP:
-            self._skip += 1
-        elif tag in self.BLOCK:
+        if tag in self.BLOCK:
             self.parts.append(" ")
+        if tag in self.VOID:
+            return
+        attr = dict(attrs)
+        classes = set((attr.get("class") or "").split())
+        skip = tag in self.SKIP or bool(classes & self.SKIP_CLASSES) or attr.get("role") in self.SKIP_ROLES
+        not_body = bool(classes & self.NOT_BODY_CLASSES) or tag.startswith("h") and tag[1:].isdigit()
+        self._open.append((tag, skip, not_body))
+        self._skip += skip
+        self._not_body += not_body
+        self._paragraphs += tag == "p"
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIP and self._skip:
-            self._skip -= 1
-        elif tag in self.BLOCK:
+        if tag in self.BLOCK:
             self.parts.append(" ")
+        if not any(t == tag for t, _, _ in self._open):
+            return  # a stray end tag
+        while self._open:
+            open_tag, skip, not_body = self._open.pop()
+            self._skip -= skip
+            self._not_body -= not_body
+            self._paragraphs -= open_tag == "p"
+            if open_tag == tag:
+                return
 
     def handle_data(self, data: str) -> None:
-        if not self._skip:
-            self.parts.append(data)
+        if self._skip:
+            return
+        self.parts.append(data)
+        if self._paragraphs and not self._not_body:
+            self.body_chars += len(data.strip())
 
 
-def html_to_text(page: str) -> str:
-    """Visible text of `page`; ValueError for markup html.parser cannot get past."""
+def html_text_and_body(page: str) -> tuple[str, int]:
+    """(visible text of `page`, characters of body text in it); ValueError for markup html.parser
+    cannot get past."""
     parser = _TextExtractor()
     try:
         parser.feed(page)
         parser.close()
     except AssertionError as exc:  # how html.parser rejects e.g. an unknown `<![foo[` section
         raise ValueError(f"unparseable HTML ({exc})") from None
-    return re.sub(r"\s+", " ", "".join(parser.parts)).strip()
+    return re.sub(r"\s+", " ", "".join(parser.parts)).strip(), parser.body_chars
+
+
+def html_to_text(page: str) -> str:
+    """Visible text of `page`; ValueError for markup html.parser cannot get past."""
+    return html_text_and_body(page)[0]
 
 
 _ABSTRACT = re.compile(r'<blockquote[^>]*class="[^"]*abstract[^"]*"[^>]*>(.*?)</blockquote>', re.S | re.I)
@@ -236,11 +274,12 @@ def full_text(resp: requests.Response) -> tuple[str, str]:
     if _undecodable(page):
         return "", "HTML page is mostly undecodable bytes"
     try:
-        text = html_to_text(page)
+        text, body_chars = html_text_and_body(page)
     except ValueError as exc:
         return "", f"HTML page unusable: {exc}"
-    if len(text) < MIN_FULL_TEXT_CHARS:
-        return "", f"HTML page has almost no text ({len(text)} characters)"
+    if body_chars < MIN_FULL_TEXT_CHARS:  # e.g. a failed LaTeXML conversion: banners, no paragraphs
+        return "", (f"HTML page has almost no text in its body ({body_chars} characters of paragraphs, "
+                    f"{len(text)} in all: page chrome or a failed conversion)")
     if "</html" not in page[-1024:].lower():
         return text, "HTML page cut off (no </html>); its text may be incomplete"
     return text, ""
