@@ -13,6 +13,8 @@ Repositories:
 
 Mining (see `git_mining.py`): first-parent history of the default branch, one `git log` pass;
 `RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows).
+Files (or commits) whose git objects cannot be read (partial clones, corruption) are mined without
+them and listed in `git_quarantine` (merge on repo, sha, path) with the reason; the rest loads.
 
 Incremental: the source state remembers the last mined commit per framework and branch, and a
 run mines only `last..HEAD`. If `last` is no longer an ancestor of HEAD (force push), the branch
@@ -42,6 +44,7 @@ from ingestion.git_mining import (
     MAX_SCAN_BYTES_PER_FILE,
     MinedCommit,
     MiningStats,
+    Quarantined,
     count_commits,
     git,
     is_ancestor,
@@ -55,6 +58,13 @@ DEFAULT_REMOTE_TEMPLATE = "https://github.com/{repo}.git"
 MINED_REF = "refs/rltrack/mined/{branch}"
 MAX_HEAD_FILE_BYTES = 200_000
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
+QUARANTINE_TABLE = "git_quarantine"
+QUARANTINE_COLUMNS = {
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"}, "sha": {"data_type": "text"},
+    "path": {"data_type": "text"},  # '' when the whole commit could not be mined
+    "object_id": {"data_type": "text"}, "reason": {"data_type": "text"},
+    "noted_at": {"data_type": "timestamp", "timezone": True},
+}
 
 
 # --- repositories ----------------------------------------------------------------------------
@@ -158,6 +168,7 @@ class RepoResult:
     commits: list[MinedCommit] = field(default_factory=list)
     removed: list[MinedCommit] = field(default_factory=list)  # left the branch (force push)
     renamed_from: str | None = None  # former owner/name whose rows must go
+    quarantined: list[Quarantined] = field(default_factory=list)  # files/commits that could not be mined
 
     def deletions(self) -> Iterator[tuple[str, MinedCommit]]:
         """(repo name, commit) pairs whose rows are deleted from the warehouse."""
@@ -231,7 +242,8 @@ class MiningRun:
             self._results[fw.framework_id] = self._mine(fw)
         return self._results[fw.framework_id]
 
-    def _mine_range(self, repo: Path, rev_range: str, stats: MiningStats, label: str) -> list[MinedCommit]:
+    def _mine_range(self, repo: Path, rev_range: str, stats: MiningStats, label: str,
+                    quarantine: list[Quarantined] | None = None) -> list[MinedCommit]:
         if self.engine == "pydriller":
             from ingestion.git_pydriller import pydriller_commits
 
@@ -239,7 +251,8 @@ class MiningRun:
         bar = _progress(count_commits(repo, rev_range), label)
         try:
             return list(mine_commits(repo, rev_range, stats, max_scan_bytes=self.max_scan_bytes,
-                                     on_commit=(lambda _c: bar.update(1)) if bar else None))
+                                     on_commit=(lambda _c: bar.update(1)) if bar else None,
+                                     quarantine=quarantine))
         finally:
             if bar is not None:
                 bar.close()
@@ -269,7 +282,7 @@ class MiningRun:
             result.head_changed = True
             log.warning("git_history: %s moved %s -> %s; re-keying its rows", fw.framework_id,
                         previous["repo"], fw.repo)
-            result.commits = self._mine_range(repo, head, stats, fw.framework_id)
+            result.commits = self._mine_range(repo, head, stats, fw.framework_id, result.quarantined)
             if last and resolve_ref(repo, last) and not is_ancestor(repo, last, head):
                 kept = {c.sha for c in result.commits}
                 result.removed = [c for c in self._mine_range(repo, last, MiningStats(), fw.framework_id)
@@ -277,7 +290,7 @@ class MiningRun:
         elif last == head:
             pass
         elif last and resolve_ref(repo, last) and is_ancestor(repo, last, head):
-            result.commits = self._mine_range(repo, f"{last}..{head}", stats, fw.framework_id)
+            result.commits = self._mine_range(repo, f"{last}..{head}", stats, fw.framework_id, result.quarantined)
         elif last:
             stats.history_rewrites += 1
             base = git(repo, "merge-base", last, head, check=False) if resolve_ref(repo, last) else ""
@@ -285,7 +298,7 @@ class MiningRun:
                         "re-mining from %s", fw.framework_id, branch, last[:12], head[:12],
                         base[:12] or "the root")
             result.commits = self._mine_range(repo, f"{base}..{head}" if base else head, stats,
-                                              fw.framework_id)
+                                              fw.framework_id, result.quarantined)
             if resolve_ref(repo, last):
                 kept = {c.sha for c in result.commits}
                 gone = self._mine_range(repo, f"{base}..{last}" if base else last, MiningStats(),
@@ -294,7 +307,10 @@ class MiningRun:
             else:
                 log.warning("git_history: objects of %s are gone; stale rows cannot be removed", last[:12])
         else:
-            result.commits = self._mine_range(repo, head, stats, fw.framework_id)
+            result.commits = self._mine_range(repo, head, stats, fw.framework_id, result.quarantined)
+        if result.quarantined:
+            log.warning("git_history: %s: %d item(s) quarantined: %s", fw.framework_id, len(result.quarantined),
+                        "; ".join(f"{q.sha[:12]} {q.path or '(commit)'}" for q in result.quarantined[:20]))
         git(repo, "update-ref", MINED_REF.format(branch=branch), head, check=False)
         remembered[key] = {"sha": head, "repo": fw.repo,
                            "mined_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
@@ -345,7 +361,12 @@ def head_files(repo: Path, head: str, docs_paths: Iterable[str]) -> list[dict]:
     out, pos = [], 0
     for obj, path, kind, size in wanted:
         header_end = batch.index(b"\n", pos)
-        length = int(batch[pos:header_end].split()[2])
+        header = batch[pos:header_end].split()
+        if header[-1] == b"missing":  # not in a partial clone: the file is left out of the snapshot
+            log.warning("git_history: %s: %s at HEAD is unreadable (object %s missing)", repo, path, obj)
+            pos = header_end + 1
+            continue
+        length = int(header[2])
         blob = batch[header_end + 1:header_end + 1 + length]
         pos = header_end + 1 + length + 1
         out.append({"path": path, "kind": kind, "size_bytes": size,
@@ -440,4 +461,13 @@ def git_history_source(
                    **codeowners_summary(files),
                    "evidence": json.dumps(rules["evidence"]), "source_files": json.dumps(rules["source_files"])}
 
-    return commits, commit_files, commit_mentions, repo_files_at_head, contribution_rules
+    @dlt.resource(name=QUARANTINE_TABLE, primary_key=("repo", "sha", "path"), write_disposition="merge",
+                  columns=QUARANTINE_COLUMNS, file_format="jsonl")
+    def git_quarantine() -> Iterator[dict]:
+        noted_at = datetime.now(timezone.utc)
+        for r in run.results():
+            for q in r.quarantined:
+                yield {"framework_id": r.framework.framework_id, "repo": r.framework.repo, "sha": q.sha,
+                       "path": q.path, "object_id": q.object_id, "reason": q.reason, "noted_at": noted_at}
+
+    return commits, commit_files, commit_mentions, repo_files_at_head, contribution_rules, git_quarantine

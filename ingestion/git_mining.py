@@ -18,20 +18,30 @@ diff text is kept. Bad input is survived and counted in `MiningStats`: binary fi
 larger than `max_scan_bytes` per file (the rest is not scanned), long lines without spaces
 (base64 notebook outputs, minified code: not scanned), non-UTF-8 messages or lines (decoded
 with replacement), submodule pointer changes (not scanned), merge commits.
+
+Unreadable objects (a partial clone without its big blobs, a corrupt repository) cost only what
+they must: `git log` stops at the first one (`fatal: unable to read <sha>`); the commits it printed
+whole are kept, the commit it was in is mined alone with the unreadable files left out of its diff
+(they keep a `commit_files` row with unknown line counts), and mining goes on from its parent. Each
+such file, or a commit that cannot be read at all, is a `Quarantined` item with the reason.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO
 
 from ingestion.mentions import find_arxiv_ids, find_tokens
+
+log = logging.getLogger(__name__)
 
 MAX_SCAN_BYTES_PER_FILE = 1_000_000
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
@@ -112,6 +122,16 @@ class MinedCommit:
         return self.author_email.rpartition("@")[2].strip().lower() if "@" in self.author_email else ""
 
 
+@dataclass(slots=True, frozen=True)
+class Quarantined:
+    """A file (or, `path` '', a whole commit) that could not be mined, and why."""
+
+    sha: str
+    path: str
+    object_id: str  # the unreadable git object, '' if unknown
+    reason: str
+
+
 @dataclass
 class MiningStats:
     commits: int = 0
@@ -128,6 +148,8 @@ class MiningStats:
     empty_repos: int = 0
     missing_branches: int = 0
     history_rewrites: int = 0
+    quarantined_files: int = 0
+    quarantined_commits: int = 0
 
     def add(self, other: MiningStats) -> None:
         for name in self.__dataclass_fields__:
@@ -188,14 +210,25 @@ def _section_path(section: bytes) -> str:
     return _unquote_path(section.split(b"\n", 1)[0].rpartition(b" b/")[2])
 
 
+_DIFF_OPTIONS = ("--no-color", "--no-ext-diff", "--no-textconv", "--first-parent", "--diff-merges=first-parent")
+
+
+def _git_base(repo: Path) -> list[str]:
+    return ["git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
+            "-c", "diff.renames=true"]
+
+
 def git_log_command(repo: Path, rev_range: str, max_count: int | None = None) -> list[str]:
     limit = [f"--max-count={max_count}"] if max_count else []
-    return [
-        "git", "-C", str(repo), "-c", "core.quotePath=false", "-c", "log.showSignature=false",
-        "-c", "diff.renames=true", "log", "--no-color", "--no-ext-diff", "--no-textconv",
-        "--first-parent", "--diff-merges=first-parent", "--raw", "-p", "-U1",
-        f"--format={_FORMAT}", *limit, rev_range, "--",
-    ]
+    return [*_git_base(repo), "log", *_DIFF_OPTIONS, "--raw", "-p", "-U1", f"--format={_FORMAT}", *limit,
+            rev_range, "--"]
+
+
+def git_show_command(repo: Path, sha: str, left_out: Iterable[str] = (), header_only: bool = False) -> list[str]:
+    """One commit in `git log`'s output format, its diff without the paths `left_out`."""
+    diff = ["-s"] if header_only else ["--raw", "-p", "-U1"]
+    return [*_git_base(repo), "show", *_DIFF_OPTIONS, *diff, f"--format={_FORMAT}", sha, "--",
+            *(f":(exclude,literal){path}" for path in left_out)]
 
 
 # Lines of a hunk body that were added: `+text` at a line start. Hunk bodies are all prefixed
@@ -351,6 +384,49 @@ class _CommitParser:
         return commit
 
 
+_UNREADABLE_RE = re.compile(r"unable to read (?:tree )?\(?([0-9a-f]{40,64})")
+MAX_UNREADABLE_PER_COMMIT = 50
+
+
+def unreadable_object(message: str) -> str | None:
+    """The object id in git's `fatal: unable to read <sha>` (None for any other failure)."""
+    m = _UNREADABLE_RE.search(message)
+    return m.group(1) if m else None
+
+
+class _GitLogRun:
+    """One streaming `git log`: its commit blocks, then (once drained) its exit code and stderr.
+    When git fails, the last block may be cut short, so it is held back until the exit code is known
+    and dropped on failure. git's stderr goes to a file, so it can never fill a pipe."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.command = command
+        self.code: int | None = None
+        self.message = ""
+
+    def blocks(self) -> Iterator[bytes]:
+        with tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=err)
+            assert proc.stdout is not None
+            held = None
+            try:
+                for block in commit_blocks(proc.stdout):
+                    if held is not None:
+                        yield held
+                    held = block
+            finally:
+                proc.stdout.close()
+                self.code = proc.wait()
+                err.seek(0)
+                self.message = err.read(2000).decode(errors="replace")
+            if held is not None and self.code == 0:
+                yield held
+
+
+def _rev_range(exclude: str | None, tip: str) -> str:
+    return f"{exclude}..{tip}" if exclude else tip
+
+
 def mine_commits(
     repo: Path,
     rev_range: str,
@@ -359,25 +435,99 @@ def mine_commits(
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     on_commit: Callable[[MinedCommit], None] | None = None,
     max_count: int | None = None,
+    quarantine: list[Quarantined] | None = None,
 ) -> Iterator[MinedCommit]:
     """Mine every commit in `rev_range` (e.g. `main` or `abc123..main`), newest first, streamed
-    from one `git log` process (git's stderr goes to a file, so it can never fill a pipe)."""
+    from one `git log` process. An unreadable object costs only its file (or its commit): see the
+    module docstring; the items go to `quarantine`. Any other git failure raises RuntimeError."""
     stats = stats if stats is not None else MiningStats()
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(git_log_command(repo, rev_range, max_count), stdout=subprocess.PIPE, stderr=err)
-        assert proc.stdout is not None
-        try:
-            for commit in _CommitParser(stats, max_scan_bytes).parse(commit_blocks(proc.stdout)):
-                if on_commit is not None:
-                    on_commit(commit)
-                yield commit
-        finally:
-            proc.stdout.close()
-            code = proc.wait()
-            err.seek(0)
-            message = err.read(2000).decode(errors="replace")
-    if code != 0:
-        raise RuntimeError(f"git log failed in {repo} ({code}): {message}")
+    quarantine = quarantine if quarantine is not None else []
+    parser = _CommitParser(stats, max_scan_bytes)
+    exclude, _, tip = rev_range.rpartition("..")
+    left = max_count
+    while tip and left != 0:
+        run = _GitLogRun(git_log_command(repo, _rev_range(exclude, tip), left))
+        last = None
+        for commit in parser.parse(run.blocks()):
+            last = commit
+            left = None if left is None else left - 1
+            if on_commit is not None:
+                on_commit(commit)
+            yield commit
+        if run.code == 0:
+            return
+        if unreadable_object(run.message) is None:
+            raise RuntimeError(f"git log failed in {repo} ({run.code}): {run.message}")
+        # git stopped in the commit after the last whole one: mine that one alone, go on from its parent
+        tip = (last.parents[0] if last.parents else "") if last else git(repo, "rev-parse", "--verify", tip)
+        if not tip or not git(repo, "rev-list", "--first-parent", "-n1", _rev_range(exclude, tip), check=False):
+            return
+        commit = _mine_alone(repo, tip, parser, quarantine)
+        if commit is not None:
+            left = None if left is None else left - 1
+            if on_commit is not None:
+                on_commit(commit)
+            yield commit
+        parent = git(repo, "rev-parse", "--verify", "--quiet", f"{tip}^1", check=False)
+        if not parent and git(repo, "cat-file", "-t", tip, check=False) != "commit":
+            quarantine.append(Quarantined(tip, "", tip, "history before this commit is unreadable; not mined"))
+            log.warning("git: %s: history before %s is unreadable; not mined", repo, tip[:12])
+        tip = parent
+
+
+def _raw_listing(repo: Path, sha: str) -> dict[str, list[tuple[str, str]]] | None:
+    """object id -> [(path, change type)] of the files `sha` changed, read without any blob
+    (no rename detection); None when even that cannot be read (a missing tree or commit)."""
+    proc = subprocess.run([*_git_base(repo), "show", *_DIFF_OPTIONS, "--raw", "--no-renames", "--no-abbrev",
+                           "--format=", sha, "--"], capture_output=True, check=False)
+    if proc.returncode != 0:
+        return None
+    out: dict[str, list[tuple[str, str]]] = {}
+    for line in proc.stdout.split(b"\n"):
+        if line[:1] != b":":
+            continue
+        meta, _, path = line.partition(b"\t")
+        parts = meta.split()
+        change = _CHANGE_TYPES.get(parts[4].decode()[:1], "unknown")
+        for obj in {parts[2].decode(), parts[3].decode()} - {"0" * len(parts[2])}:
+            out.setdefault(obj, []).append((_unquote_path(path), change))
+    return out
+
+
+def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Quarantined]) -> MinedCommit | None:
+    """Commit `sha` with the files whose objects cannot be read left out of its diff (kept as rows
+    with unknown line counts, and quarantined); None, quarantined, if the commit cannot be read."""
+    left_out: dict[str, tuple[str, str]] = {}  # path -> (object id, change type)
+    listing: dict[str, list[tuple[str, str]]] | None = None
+    message = ""
+    for _ in range(MAX_UNREADABLE_PER_COMMIT):
+        proc = subprocess.run(git_show_command(repo, sha, left_out), capture_output=True, check=False)
+        if proc.returncode == 0:
+            out = proc.stdout or subprocess.run(git_show_command(repo, sha, header_only=True),
+                                                capture_output=True, check=False).stdout
+            commit = next(parser.parse(commit_blocks(io.BytesIO(out))), None)
+            if commit is None:
+                break
+            for path, (obj, change) in left_out.items():
+                commit.files.append(FileChange(path, None, change, None, None))
+                quarantine.append(Quarantined(sha, path, obj, f"unreadable git object {obj} (missing from the "
+                                              "repository: a partial clone or corruption); the file is not diffed"))
+            parser.stats.files += len(left_out)
+            parser.stats.quarantined_files += len(left_out)
+            log.warning("git: %s: %s mined without %d unreadable file(s): %s", repo, sha[:12], len(left_out),
+                        ", ".join(left_out))
+            return commit
+        message = proc.stderr.decode(errors="replace")[:500].strip()
+        missing = unreadable_object(message)
+        listing = listing if listing is not None else _raw_listing(repo, sha)
+        paths = [(p, c) for p, c in (listing or {}).get(missing or "", []) if p not in left_out]
+        if not paths:
+            break
+        left_out.update({p: (missing, c) for p, c in paths})
+    quarantine.append(Quarantined(sha, "", unreadable_object(message) or "", f"commit not mined: {message}"))
+    parser.stats.quarantined_commits += 1
+    log.warning("git: %s: commit %s not mined: %s", repo, sha[:12], message)
+    return None
 
 
 # --- small git helpers -----------------------------------------------------------------------

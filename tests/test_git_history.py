@@ -334,3 +334,84 @@ def test_type_change_keeps_later_files_aligned(tmp_path):
     files = {f.path: (f.change_type, f.added_lines, f.deleted_lines) for f in c.files}
     assert files == {"AGENTS.md": ("type_changed", 1, 2), "b.py": ("modified", 1, 0)}
     assert ("added_line", "b.py", "use_gspo") in mentions(c)
+
+
+# --- unreadable objects (partial clones, corruption) -----------------------------------------
+def _delete_object(repo: Repo, spec: str) -> str:
+    """Remove the loose object `spec` names (e.g. `HEAD~1:big.bin`), as a partial clone lacks it."""
+    obj = repo.git("rev-parse", spec)
+    (repo.path / ".git" / "objects" / obj[:2] / obj[2:]).unlink()
+    return obj
+
+
+def _repo_with_missing_blobs(path: Path) -> tuple[Repo, dict[str, str]]:
+    r = Repo(path)
+    shas = {"init": r.commit("init", {"a.py": "x = 1\n"})}
+    shas["big"] = r.commit("add weights and grpo loss", {"weights.bin": "0" * 5000 + "\n",
+                                                         "loss.py": "def grpo_loss():\n    pass\n"})
+    shas["merge_like"] = r.commit("two big files", {"w2.bin": "1" * 5000 + "\n", "w3.bin": "2" * 5000 + "\n",
+                                                    "b.py": "use_dapo = True\n"})
+    shas["renamed"] = r.commit("move weights", {"weights.bin": None, "ckpt/weights.bin": "0" * 5000 + "\n"})
+    shas["after"] = r.commit("feat: gspo arXiv:2507.18071", {"a.py": "x = 1\nloss = 'gspo'\n"})
+    for spec in ("HEAD~3:weights.bin", "HEAD~2:w2.bin", "HEAD~2:w3.bin"):
+        _delete_object(r, spec)
+    return r, shas
+
+
+def test_missing_blobs_cost_only_their_files(tmp_path):
+    r, shas = _repo_with_missing_blobs(tmp_path / "r")
+    with pytest.raises(subprocess.CalledProcessError):  # git itself cannot read the history
+        subprocess.run(["git", "-C", str(r.path), "log", "-p", "main"], capture_output=True, check=True)
+    quarantine: list = []
+    commits, stats = mined(r.path, quarantine=quarantine)
+    assert set(commits) == set(shas.values())  # every commit, none dropped or duplicated
+    big = commits[shas["big"]]
+    assert {(f.path, f.added_lines) for f in big.files} == {("weights.bin", None), ("loss.py", 2)}
+    assert ("added_line", "loss.py", "grpo_loss") in mentions(big)  # the readable file was still scanned
+    assert {(f.path, f.added_lines) for f in commits[shas["merge_like"]].files} == {
+        ("w2.bin", None), ("w3.bin", None), ("b.py", 1)}
+    assert ("message", "", "2507.18071") in mentions(commits[shas["after"]])
+    assert sorted((q.sha, q.path) for q in quarantine) == sorted(
+        [(shas["big"], "weights.bin"), (shas["merge_like"], "w2.bin"), (shas["merge_like"], "w3.bin"),
+         (shas["renamed"], "ckpt/weights.bin"), (shas["renamed"], "weights.bin")])
+    assert all("unreadable git object" in q.reason and len(q.object_id) == 40 for q in quarantine)
+    assert stats.quarantined_files == 5 and stats.quarantined_commits == 0 and stats.commits == 5
+    # a range that starts after the damage needs no quarantine
+    assert set(mined(r.path, f"{shas['renamed']}..main")[0]) == {shas["after"]}
+
+
+def test_unreadable_commit_is_quarantined_whole_and_the_rest_is_mined(tmp_path):
+    r = Repo(tmp_path / "r")
+    init = r.commit("init", {"a.py": "x = 1\n"})
+    broken = r.commit("broken", {"b.py": "y = 2\n"})
+    top = r.commit("top", {"c.py": "z = 3\n"})
+    _delete_object(r, f"{broken}^{{tree}}")  # neither `broken` nor `top` (diffed against it) can be read
+    quarantine: list = []
+    commits, stats = mined(r.path, quarantine=quarantine)
+    assert list(commits) == [init]
+    assert [(q.sha, q.path) for q in quarantine] == [(top, ""), (broken, "")]
+    assert all(q.reason.startswith("commit not mined: fatal: unable to read") for q in quarantine)
+    assert stats.quarantined_commits == 2
+
+
+def test_partial_repository_loads_with_a_quarantine_table_and_other_repositories_load(tmp_path):
+    r, shas = _repo_with_missing_blobs(tmp_path / "r")
+    other = Repo(tmp_path / "other")
+    other.commit("init", {"x.py": "ok = 1\n"})
+    fw2 = config.Framework("other", "Other", "o/other", (), "main", (), (), ("docs/",), True)
+    os.environ.update(RLTRACK_GIT_REPO_OTHER=str(other.path), RLTRACK_GIT_REPO_TOY=str(r.path))
+    try:
+        for _ in range(2):  # a re-run changes nothing
+            make_pipeline(tmp_path).run(git_history_source(mode="live", frameworks=[FW, fw2]))
+    finally:
+        del os.environ["RLTRACK_GIT_REPO_OTHER"], os.environ["RLTRACK_GIT_REPO_TOY"]
+    con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)
+    try:
+        assert con.sql("select framework_id, count(*) from raw_git.commits group by 1 order by 1").fetchall() == [
+            ("other", 1), ("toy", 5)]
+        rows = con.sql("select framework_id, sha, path, reason from raw_git.git_quarantine order by sha, path").fetchall()
+        assert len(rows) == 5 and {r[0] for r in rows} == {"toy"}
+        assert con.sql("select added_lines from raw_git.commit_files where path = 'weights.bin' "
+                       f"and sha = '{shas['big']}'").fetchall() == [(None,)]
+    finally:
+        con.close()

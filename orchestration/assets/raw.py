@@ -87,16 +87,36 @@ def table_counts(pipeline, tables: list[str], load_ids: list[str]) -> dict[str, 
     return out
 
 
-def _with_counts(results: list, pipeline) -> Iterator[dg.MaterializeResult]:
+def quarantined_rows(pipeline, table: str, load_ids: list[str], limit: int = 20) -> list[dict]:
+    """The first rows a quarantine table got from this run's loads (without dlt's columns)."""
+    with pipeline.sql_client() as client:
+        with client.execute_query(
+                f"select * exclude (_dlt_load_id, _dlt_id) from {client.make_qualified_table_name(table)} "
+                f"where _dlt_load_id in (select unnest(?::varchar[])) limit {limit}", load_ids) as cur:
+            names = [d[0] for d in cur.description]
+            return [{k: str(v) for k, v in zip(names, row)} for row in cur.fetchall()]
+
+
+def _with_counts(results: list, pipeline, context: AssetExecutionContext | None = None
+                 ) -> Iterator[dg.MaterializeResult]:
+    """Row counts per table; a quarantine table that got rows this run is reported (log + metadata)."""
     trace = pipeline.last_trace
     load_ids = list(trace.last_load_info.loads_ids) if trace and trace.last_load_info else []
     counts = table_counts(pipeline, [r.asset_key.path[-1] for r in results], load_ids)
     for r in results:
-        total, new = counts.get(r.asset_key.path[-1], (0, 0))
+        table = r.asset_key.path[-1]
+        total, new = counts.get(table, (0, 0))
+        extra: dict[str, Any] = {}
+        if table.endswith("quarantine") and new:
+            rows = quarantined_rows(pipeline, table, load_ids)
+            extra["quarantined_this_run"] = dg.MetadataValue.json(rows)
+            if context is not None:
+                context.log.warning(f"{pipeline.dataset_name}.{table}: {new} item(s) quarantined this run, "
+                                    f"e.g. {rows[:3]}")
         yield dg.MaterializeResult(
             asset_key=r.asset_key,
             metadata={**(r.metadata or {}), "dagster/row_count": total, "new_or_updated_rows": new,
-                      "dagster/table_name": f"{pipeline.dataset_name}.{r.asset_key.path[-1]}"},
+                      "dagster/table_name": f"{pipeline.dataset_name}.{table}", **extra},
         )
 
 
@@ -147,7 +167,7 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.As
             pipeline = make_pipeline(source_name)
             results = list(dlt.run(context=context, dlt_source=make_source(**kwargs),
                                    dlt_pipeline=pipeline, **run_kwargs))
-            yield from _with_counts(results, pipeline)
+            yield from _with_counts(results, pipeline, context)
 
     _load.__doc__ = f"Load {SOURCE_DESCRIPTIONS[source_name]}."
     return _load
@@ -178,7 +198,7 @@ def github_assets() -> dg.AssetsDefinition:
             pipeline = make_pipeline("github")
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
             outcome = github_outcome(client)
-            for r in _with_counts(results, pipeline):
+            for r in _with_counts(results, pipeline, context):
                 yield dg.MaterializeResult(asset_key=r.asset_key, metadata={**r.metadata, **outcome})
         if client.errors:
             context.log.warning("github skipped %d repositories: %s", len(client.errors), "; ".join(client.errors))
