@@ -58,13 +58,25 @@ DEFAULT_REMOTE_TEMPLATE = "https://github.com/{repo}.git"
 MINED_REF = "refs/rltrack/mined/{branch}"
 MAX_HEAD_FILE_BYTES = 200_000
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
+
+
+def _columns(text: str = "", bigint: str = "", bool_: str = "", timestamp: str = "") -> dict:
+    """Column hints (names by type), so a table exists with its columns before any row arrives."""
+    types = {"text": text, "bigint": bigint, "bool": bool_, "timestamp": timestamp}
+    return {name: {"data_type": t, **({"timezone": True} if t == "timestamp" else {})}
+            for t, names in types.items() for name in names.split()}
+
+
+_KEY = "framework_id repo sha"
+COMMIT_COLUMNS = {**_columns(f"{_KEY} parents author_name author_domain message branch",
+                             "insertions deletions files_changed", "is_merge on_default_branch",
+                             "authored_at committed_at"), **_DELETED}
+FILE_COLUMNS = {**_columns(f"{_KEY} path old_path change_type", "added_lines deleted_lines",
+                           "is_binary is_submodule scan_truncated"), **_DELETED}
+MENTION_COLUMNS = {**_columns(f"{_KEY} path kind value location"), **_DELETED}
+QUARANTINE_COLUMNS = _columns(f"{_KEY} path object_id reason", timestamp="noted_at")  # path '': whole commit
+HEAD_FILE_COLUMNS = {**_columns("framework_id repo head_sha path kind content", "size_bytes"), **_DELETED}
 QUARANTINE_TABLE = "git_quarantine"
-QUARANTINE_COLUMNS = {
-    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"}, "sha": {"data_type": "text"},
-    "path": {"data_type": "text"},  # '' when the whole commit could not be mined
-    "object_id": {"data_type": "text"}, "reason": {"data_type": "text"},
-    "noted_at": {"data_type": "timestamp", "timezone": True},
-}
 
 
 # --- repositories ----------------------------------------------------------------------------
@@ -413,24 +425,24 @@ def git_history_source(
     )
 
     # jsonl load files: DuckDB reads them in bulk (INSERT VALUES files were ~15x slower to load)
-    @dlt.resource(name="commits", primary_key=("repo", "sha"), write_disposition="merge", columns=_DELETED,
+    @dlt.resource(name="commits", primary_key=("repo", "sha"), write_disposition="merge", columns=COMMIT_COLUMNS,
                   file_format="jsonl")
     def commits() -> Iterator[list[dict]]:
         yield from batched(run.rows(lambda r, c, kw: [commit_row(r.framework, r.branch, c, **kw)]))
         log.info("git_history: run stats %s", run.stats.as_dict())
 
     @dlt.resource(name="commit_files", primary_key=("repo", "sha", "path"), write_disposition="merge",
-                  columns=_DELETED, file_format="jsonl")
+                  columns=FILE_COLUMNS, file_format="jsonl")
     def commit_files() -> Iterator[list[dict]]:
         yield from batched(run.rows(lambda r, c, kw: file_rows(r.framework, c, **kw)))
 
     @dlt.resource(name="commit_mentions", primary_key=("repo", "sha", "path", "kind", "value", "location"),
-                  write_disposition="merge", columns=_DELETED, file_format="jsonl")
+                  write_disposition="merge", columns=MENTION_COLUMNS, file_format="jsonl")
     def commit_mentions() -> Iterator[list[dict]]:
         yield from batched(run.rows(lambda r, c, kw: mention_rows(r.framework, c, **kw)))
 
     @dlt.resource(name="repo_files_at_head", primary_key=("framework_id", "path"), write_disposition="merge",
-                  columns=_DELETED, file_format="jsonl")
+                  columns=HEAD_FILE_COLUMNS, file_format="jsonl")
     def repo_files_at_head() -> Iterator[dict]:
         known = _state().setdefault("head_files", {})
         for r in run.results():

@@ -389,6 +389,7 @@ def _ts() -> dict:  # a fresh dict per column: dlt writes the column name into i
 
 
 _THREAD_COLUMNS = {
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"}, "kind": {"data_type": "text"},
     "number": {"data_type": "bigint", "nullable": False}, "id": {"data_type": "bigint"},
     "title": {"data_type": "text"}, "body": {"data_type": "text"}, "state": {"data_type": "text"},
     "state_reason": {"data_type": "text"}, "author": {"data_type": "text"},
@@ -397,6 +398,7 @@ _THREAD_COLUMNS = {
     "is_bot": {"data_type": "bool"},
 }
 _COMMENT_COLUMNS = {
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
     "id": {"data_type": "bigint", "nullable": False}, "issue_number": {"data_type": "bigint"},
     "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
     "body": {"data_type": "text"}, "created_at": _ts(), "updated_at": _ts(), "is_bot": {"data_type": "bool"},

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import dlt
+import yaml
+from dlt.extract.source import DltSource
 
 from ingestion import config
 
@@ -33,3 +35,48 @@ def make_pipeline(
         dataset_name=dataset or DATASETS[name],
         pipelines_dir=str(pipelines_dir),
     )
+
+
+DBT_SOURCES = config.REPO_ROOT / "dbt_project" / "models" / "staging" / "_sources.yml"
+# dlt data types -> DuckDB column types, for tables created before any row arrived
+_DUCKDB_TYPES = {"text": "VARCHAR", "bigint": "BIGINT", "double": "DOUBLE", "bool": "BOOLEAN",
+                 "timestamp": "TIMESTAMP WITH TIME ZONE", "date": "DATE", "json": "JSON",
+                 "decimal": "DECIMAL(38, 9)", "time": "TIME", "binary": "BLOB", "wei": "DECIMAL(38, 0)"}
+
+
+def _duckdb_type(column: dict) -> str:
+    if column["data_type"] == "timestamp" and column.get("timezone") is False:
+        return "TIMESTAMP"
+    return _DUCKDB_TYPES.get(column["data_type"], "VARCHAR")
+
+
+def declared_tables(dataset: str) -> list[str]:
+    """The tables of `dataset` that dbt's sources declare (what staging reads)."""
+    sources = yaml.safe_load(DBT_SOURCES.read_text(encoding="utf-8"))["sources"]
+    return [t["name"] for s in sources if s.get("schema", s["name"]) == dataset for t in s.get("tables", [])]
+
+
+def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource) -> list[str]:
+    """Create, empty, every table dbt declares for the pipeline's dataset that no load has created
+    yet (a source that yielded no rows: every report page a 404, a repository with no commits),
+    with the columns its resource declares plus dlt's own. dlt only creates a table when rows
+    arrive, and adds any column it lacks to an existing table, so later loads go on as usual.
+    Returns the tables created."""
+    dataset = pipeline.dataset_name
+    created = []
+    with pipeline.sql_client() as client:
+        if not client.has_dataset():
+            client.create_dataset()
+        existing = {r[0] for r in client.execute_sql(
+            "select table_name from information_schema.tables where table_schema = ?", dataset)}
+        for table in declared_tables(dataset):
+            if table in existing:
+                continue
+            resource = source.resources.get(table)
+            hints = resource.compute_table_schema().get("columns", {}) if resource is not None else {}
+            columns = [f'"{name}" {_duckdb_type(col)}' for name, col in hints.items()
+                       if col.get("data_type") and not name.startswith("_dlt_")]
+            columns += ['"_dlt_load_id" VARCHAR NOT NULL', '"_dlt_id" VARCHAR NOT NULL']
+            client.execute_sql(f"create table {client.make_qualified_table_name(table)} ({', '.join(columns)})")
+            created.append(table)
+    return created

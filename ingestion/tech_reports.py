@@ -461,7 +461,9 @@ def tech_reports_source(
                 yield (ref, *fetched[ref.arxiv_id])
 
     @dlt.resource(name="reports", primary_key="arxiv_id", write_disposition="merge",
-                  columns={"params_total_b": {"data_type": "double"}, "params_active_b": {"data_type": "double"},
+                  columns={"model": {"data_type": "text"}, "arxiv_id": {"data_type": "text"},
+                           "text_source": {"data_type": "text"},
+                           "params_total_b": {"data_type": "double"}, "params_active_b": {"data_type": "double"},
                            "released_at": {"data_type": "date"}, "text_chars": {"data_type": "bigint"},
                            "fetched_at": {"data_type": "timestamp", "timezone": True}})
     def reports() -> Iterator[dict]:
@@ -471,7 +473,8 @@ def tech_reports_source(
                    "text_chars": len(got.text), "text_source": got.source, "fetched_at": fetched_at}
 
     @dlt.resource(name="report_mentions", primary_key=["arxiv_id", "method_name"], write_disposition="merge",
-                  columns={"occurrences": {"data_type": "bigint"}})
+                  columns={"arxiv_id": {"data_type": "text"}, "method_name": {"data_type": "text"},
+                           "matched_text": {"data_type": "text"}, "occurrences": {"data_type": "bigint"}})
     def report_mentions() -> Iterator[list[dict]]:
         for ref, got, _at in texts():
             rows = [{"arxiv_id": ref.arxiv_id, "method_name": m.method_name, "matched_text": m.matched_text,

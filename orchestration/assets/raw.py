@@ -29,7 +29,7 @@ from ingestion.config import source_mode
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, github_source
-from ingestion.pipelines import DATASETS, make_pipeline
+from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
 from ingestion.tech_reports import tech_reports_source
 from orchestration.warehouse import write_lock
 
@@ -165,8 +165,9 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.As
         # pipeline's local folder is shared by runs, so it is only touched under the lock.
         with write_lock():
             pipeline = make_pipeline(source_name)
-            results = list(dlt.run(context=context, dlt_source=make_source(**kwargs),
-                                   dlt_pipeline=pipeline, **run_kwargs))
+            source = make_source(**kwargs)
+            results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
+            create_declared_tables(pipeline, source)
             yield from _with_counts(results, pipeline, context)
 
     _load.__doc__ = f"Load {SOURCE_DESCRIPTIONS[source_name]}."
@@ -197,6 +198,7 @@ def github_assets() -> dg.AssetsDefinition:
         with write_lock():
             pipeline = make_pipeline("github")
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
+            create_declared_tables(pipeline, source)
             outcome = github_outcome(client)
             for r in _with_counts(results, pipeline, context):
                 yield dg.MaterializeResult(asset_key=r.asset_key, metadata={**r.metadata, **outcome})
