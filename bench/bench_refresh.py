@@ -1,4 +1,4 @@
-"""Benchmark of a warehouse refresh on the large synthetic world (`ingestion.sample.large_world`).
+"""Benchmark of a warehouse refresh on the large synthetic world (`worlds.large_world`).
 
 Prints, in one run:
   full refresh   `rltrack refresh` on an empty warehouse: the Dagster `refresh` job in one process,
@@ -49,7 +49,7 @@ DBT = str(Path(sys.executable).parent / "dbt")
 # --- one source's load, inside its own process (the 2x world for the linking figure) ----------------
 def run_stage(stage: str, urls: dict) -> None:
     from ingestion.pipelines import make_pipeline
-    from ingestion.sample.large_world import BENCH_NOW
+    from worlds.large_world import BENCH_NOW
 
     if stage == "arxiv":
         from ingestion.arxiv import arxiv_source
@@ -164,7 +164,7 @@ class Bench:
         return self.work / f"world_{scale:g}"
 
     def env(self, scale: float, name: str) -> dict:
-        from ingestion.sample.large_world import LargeWorld
+        from worlds.large_world import LargeWorld
 
         world_dir = self.world_dir(scale)
         data = self.work / name
@@ -180,7 +180,7 @@ class Bench:
         start = time.perf_counter()
         args = ["build", "--scale", str(scale), "--frameworks", str(self.frameworks),
                 "--out", str(self.world_dir(scale))] + (["--grown"] if grown else [])
-        subprocess.run([PY, "-m", "ingestion.sample.large_world", *args], check=True, cwd=REPO_ROOT,
+        subprocess.run([PY, "-m", "worlds.large_world", *args], check=True, cwd=REPO_ROOT,
                        stdout=subprocess.DEVNULL)
         return time.perf_counter() - start
 
@@ -195,7 +195,7 @@ class Bench:
         return target
 
     def serve(self, scale: float, grown: bool):
-        args = [PY, "-m", "ingestion.sample.large_world", "serve", "--scale", str(scale),
+        args = [PY, "-m", "worlds.large_world", "serve", "--scale", str(scale),
                 "--frameworks", str(self.frameworks)] + (["--grown"] if grown else [])
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=REPO_ROOT, text=True)
         line = proc.stdout.readline()
@@ -211,7 +211,7 @@ class Bench:
 
     def refresh(self, scale: float, name: str, urls: dict, project: Path, label: str) -> dict:
         """`rltrack refresh` (the Dagster `refresh` job, in one process) against the fake servers."""
-        from ingestion.sample.large_world import BENCH_NOW
+        from worlds.large_world import BENCH_NOW
 
         env = self.env(scale, name)
         env.update(RLTRACK_ARXIV_API=urls["arxiv"], RLTRACK_GITHUB_API=urls["github"],
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.work.exists():
         shutil.rmtree(args.work)
     bench = Bench(args.work, s, args.frameworks)
-    from ingestion.sample.large_world import LargeWorld
+    from worlds.large_world import LargeWorld
 
     size = LargeWorld(s, args.frameworks).size
     print(f"rltrack refresh bench: scale {s:g} = {size.papers} papers, {size.frameworks} frameworks x "

@@ -13,7 +13,7 @@ A new `screening.SCREENER_VERSION` resets the loaded windows, so all papers are 
 datestamp, following resumption tokens; incremental through state["oai_harvested_until"]). Both
 paths produce identical rows (tested).
 
-Sample mode runs exactly this code against `ingestion.sample.fake_arxiv`, a loopback server that
+Sample mode runs exactly this code against `worlds.sample.fake_arxiv`, a loopback server that
 speaks the same APIs over the sample world.
 """
 
@@ -273,7 +273,7 @@ def oai_sets(categories: Sequence[str]) -> list[str]:
 
 
 def _sample_server(faults: dict | None):
-    from ingestion.sample.fake_arxiv import serve_sample_arxiv
+    from worlds.sample.fake_arxiv import serve_sample_arxiv
 
     return serve_sample_arxiv(**(faults or {}))
 

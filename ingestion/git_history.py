@@ -86,7 +86,7 @@ def repository_for(fw: config.Framework, mode: str, repos_dir: Path, remote_temp
     if override and Path(override).is_dir():
         return Path(override)
     if mode == "sample":
-        from ingestion.sample.git_repos import build_repo
+        from worlds.sample.git_repos import build_repo
 
         return build_repo(fw.framework_id, repos_dir / fw.framework_id)
     url = override or remote_template.format(repo=fw.repo)

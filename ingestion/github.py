@@ -406,7 +406,7 @@ class _Endpoint:
         if not self.start_sample_server:
             yield self.client
             return
-        from ingestion.sample.fake_github import serve_sample_github
+        from worlds.sample.fake_github import serve_sample_github
 
         with self._lock:
             if self._users == 0:

@@ -115,7 +115,7 @@ def _seed_ref(row: dict[str, str], line: int) -> ReportRef:
 
 
 def sample_reports() -> list[ReportRef]:
-    from ingestion.sample.world import REPORTS
+    from worlds.sample.world import REPORTS
 
     return [ReportRef(r.model, r.arxiv_id, r.params_total_b, r.params_active_b, r.released_at) for r in REPORTS]
 
@@ -492,7 +492,7 @@ class _web:
         if self.base_url:
             return self.base_url.rstrip("/")
         if self.mode == "sample":
-            from ingestion.sample.report_texts import serve_sample_arxiv_web
+            from worlds.sample.report_texts import serve_sample_arxiv_web
 
             self._cm = serve_sample_arxiv_web()
             return self._cm.__enter__()

@@ -21,8 +21,8 @@ from ingestion.arxiv_parse import (
     split_arxiv_id,
 )
 from ingestion.http import PoliteClient
-from ingestion.sample.fake_arxiv import FakeArxiv, Faults
-from ingestion.sample.world import build_world
+from worlds.sample.fake_arxiv import FakeArxiv, Faults
+from worlds.sample.world import build_world
 
 NOW = datetime(2026, 10, 1, 12, tzinfo=timezone.utc)
 FETCHED = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -12,7 +12,7 @@ import pytest
 from ingestion.arxiv import OaiClient, arxiv_source, oai_sets
 from ingestion.arxiv_parse import ArxivFeedError, MalformedEntry, parse_oai_page, parse_oai_record
 from ingestion.http import PoliteClient
-from ingestion.sample.fake_arxiv import FakeArxiv, Faults
+from worlds.sample.fake_arxiv import FakeArxiv, Faults
 
 NOW = datetime(2026, 10, 1, 12, tzinfo=timezone.utc)
 FETCHED = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -21,10 +21,10 @@ import pytest
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, load_github
-from ingestion.sample.fake_arxiv import FakeArxiv
-from ingestion.sample.fake_github import running_fake_github
-from ingestion.sample.large_world import LargeWorld
-from ingestion.sample.world import build_world
+from worlds.sample.fake_arxiv import FakeArxiv
+from worlds.sample.fake_github import running_fake_github
+from worlds.large_world import LargeWorld
+from worlds.sample.world import build_world
 from orchestration.warehouse import WarehouseBusy, write_lock
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

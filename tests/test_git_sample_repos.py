@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from ingestion.git_mining import mine_commits
-from ingestion.sample.git_repos import build_sample_repos
-from ingestion.sample.world import METHOD_TOKENS, build_world
+from worlds.sample.git_repos import build_sample_repos
+from worlds.sample.world import METHOD_TOKENS, build_world
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ from ingestion.github import (
     load_github,
     thread_row,
 )
-from ingestion.sample.fake_github import _numeric_id, comments_json, running_fake_github, sample_repos
-from ingestion.sample.world import OBSERVATION_END, Comment, Thread, build_world
+from worlds.sample.fake_github import _numeric_id, comments_json, running_fake_github, sample_repos
+from worlds.sample.world import OBSERVATION_END, Comment, Thread, build_world
 
 SAMPLE_IDS = [f.framework_id for f in config.frameworks(sample_only=True)]
 

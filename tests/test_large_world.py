@@ -12,7 +12,7 @@ from ingestion import config
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, github_source
-from ingestion.sample.large_world import (
+from worlds.large_world import (
     BENCH_NOW,
     COMMENTS_PER_THREAD_CYCLE,
     LargeWorld,

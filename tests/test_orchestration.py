@@ -218,7 +218,7 @@ def test_passing_expectation_lets_downstream_run(tmp_warehouse):
 
 # --- GitHub rate limits ------------------------------------------------------------------------
 def test_github_rate_limit_fails_the_step_after_loading_what_was_fetched(tmp_warehouse, monkeypatch):
-    from ingestion.sample.fake_github import running_fake_github
+    from worlds.sample.fake_github import running_fake_github
     from orchestration.assets.raw import github_raw
 
     gh_defs = dg.Definitions(assets=[github_raw], resources=defs.resources)

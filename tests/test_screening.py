@@ -32,7 +32,7 @@ REGISTRY = config.frameworks(sample_only=False)
 
 
 def test_labelled_set_is_large_and_covers_every_kind():
-    from ingestion.sample.labelled_papers import LABELLED
+    from worlds.sample.labelled_papers import LABELLED
 
     assert len(LABELLED) >= 150
     assert {r.kind for r in LABELLED} == set(metrics_mod.KINDS)

@@ -10,8 +10,8 @@ import duckdb
 import pytest
 
 from ingestion.http import PoliteClient
-from ingestion.sample.report_texts import ABS_ONLY, COLLISIONS, serve_sample_arxiv_web
-from ingestion.sample.world import METHOD_TOKENS, REAL_METHODS, REPORTS
+from worlds.sample.report_texts import ABS_ONLY, COLLISIONS, serve_sample_arxiv_web
+from worlds.sample.world import METHOD_TOKENS, REAL_METHODS, REPORTS
 from ingestion.tech_reports import (
     abstract_from_abs_page,
     catalogue,

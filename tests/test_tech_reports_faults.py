@@ -22,7 +22,7 @@ import pytest
 
 from ingestion import tech_reports
 from ingestion.http import PoliteClient
-from ingestion.sample.loopback import serve_on_loopback
+from worlds.loopback import serve_on_loopback
 from ingestion.tech_reports import canonical_arxiv_id, seed_reports, tech_reports_source
 
 FILLER = "We describe the data mixture, the training schedule and the evaluation suite in detail. " * 4

@@ -20,8 +20,8 @@ from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from ingestion import config
-from ingestion.sample.loopback import serve_on_loopback
-from ingestion.sample.world import Thread, build_world
+from worlds.loopback import serve_on_loopback
+from worlds.sample.world import Thread, build_world
 
 RATE_LIMIT = 5000
 
