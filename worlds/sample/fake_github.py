@@ -291,7 +291,7 @@ def sample_repos() -> tuple[dict[str, list[Thread]], dict[str, str]]:
     world = build_world()
     repos: dict[str, list[Thread]] = {}
     renames: dict[str, str] = {}
-    for fw in config.frameworks(sample_only=True):
+    for fw in (f for f in config.frameworks() if f.in_sample):
         repos[fw.repo] = [t for t in world.threads if t.framework == fw.framework_id]
         for former in fw.former_repos:
             renames[former] = fw.repo
