@@ -20,12 +20,18 @@ def using_world(spec: str | None = None) -> Iterator[World]:
     """Serve the world `spec` (default: `config.world_spec()`) for this process's runs."""
     from worlds import open_world
 
-    with open_world(spec or config.world_spec(), config.data_dir()) as world:
-        _opened.append(world)
-        try:
-            yield world
-        finally:
-            _opened.remove(world)
+    with open_world(spec or config.world_spec(), config.data_dir()) as world, serving(world):
+        yield world
+
+
+@contextmanager
+def serving(world: World) -> Iterator[World]:
+    """Let this process's runs read `world` (already served) for the length of a `with` block."""
+    _opened.append(world)
+    try:
+        yield world
+    finally:
+        _opened.remove(world)
 
 
 @contextmanager

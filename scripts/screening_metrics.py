@@ -71,7 +71,7 @@ def _pr(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 def evaluate(golds: list[Gold], frameworks=None) -> tuple[dict[str, tuple[float, float, int]], list[str]]:
     """{metric: (precision, recall, support)} and a list of error descriptions."""
-    frameworks = frameworks if frameworks is not None else config.frameworks(sample_only=False)
+    frameworks = frameworks if frameworks is not None else config.frameworks()
     counts: dict[str, list[int]] = {}
     errors: list[str] = []
 

@@ -53,8 +53,30 @@ def serve_sample_world(folder: Path, arxiv_faults: dict | None = None) -> Iterat
         arxiv = stack.enter_context(serve_sample_arxiv(**(arxiv_faults or {})))
         github = stack.enter_context(serve_sample_github())
         web = stack.enter_context(serve_sample_arxiv_web())
-        yield World.loopback(
-            "sample", arxiv_api=arxiv, arxiv_oai=arxiv.replace("/api/query", "/oai2"), github_api=github,
-            arxiv_web=web, reports_csv=reports_csv, framework_ids=sample_framework_ids(),
+        yield arxiv_world(arxiv).replace(
+            github_api=github, arxiv_web=web, reports_csv=reports_csv,
             repos=tuple((fw, str(path)) for fw, path in repos.items()), repos_dir=folder / "repos",
         )
+
+
+# --- parts of the sample world, for tests that serve one source (with faults) ------------------
+def sample_world(**parts: object) -> World:
+    """The sample's registry subset on loopback politeness, with the endpoints given."""
+    return World.loopback("sample", framework_ids=sample_framework_ids(), **parts)
+
+
+def arxiv_world(api_url: str) -> World:
+    """A world whose arXiv query API (and OAI-PMH beside it) is the fake at `api_url`."""
+    return sample_world(arxiv_api=api_url, arxiv_oai=api_url.replace("/api/query", "/oai2"))
+
+
+@contextmanager
+def serving_sample_arxiv(**faults: object) -> Iterator[World]:
+    with serve_sample_arxiv(**faults) as url:
+        yield arxiv_world(url)
+
+
+@contextmanager
+def serving_sample_github(**faults: object) -> Iterator[World]:
+    with serve_sample_github(**faults) as url:
+        yield sample_world(github_api=url)
