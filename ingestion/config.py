@@ -1,4 +1,4 @@
-"""Paths, the world a refresh reads, study window and the framework registry, all from the environment."""
+"""Paths, study window and the framework registry, all from the environment."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS_SEED = REPO_ROOT / "dbt_project" / "seeds" / "frameworks.csv"
-NAMED_WORLDS = ("sample", "live")
 
 
 def data_dir() -> Path:
@@ -20,18 +19,6 @@ def data_dir() -> Path:
 def warehouse_path() -> Path:
     """The DuckDB file refreshes write to (analysts read the published copy, see `warehouse.py`)."""
     return Path(os.environ.get("RLTRACK_WAREHOUSE", data_dir() / "warehouse.duckdb")).resolve()
-
-
-def world_spec() -> str:
-    """The world a refresh reads: `RLTRACK_WORLD` ('sample', 'live' or a world folder), else
-    `RLTRACK_MODE` ('sample' | 'live'), else the bundled sample."""
-    world = os.environ.get("RLTRACK_WORLD", "").strip()
-    if world:
-        return world if world.lower() not in NAMED_WORLDS else world.lower()
-    mode = os.environ.get("RLTRACK_MODE", "sample").strip().lower()
-    if mode not in NAMED_WORLDS:
-        raise ValueError(f"RLTRACK_MODE must be one of {NAMED_WORLDS}, got {mode!r}")
-    return mode
 
 
 def now() -> datetime:

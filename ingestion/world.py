@@ -124,7 +124,7 @@ class World:
         base = base or Path.cwd()
         out: dict[str, Any] = dict(data)
         for key in ("reports_csv", "frameworks_csv", "repos_dir"):
-            if key in out:
+            if out.get(key) is not None:
                 out[key] = (base / out[key]).resolve()
         if "framework_ids" in out and out["framework_ids"] is not None:
             out["framework_ids"] = tuple(out["framework_ids"])

@@ -1,13 +1,12 @@
 """A recorded world: a folder of API pages and repository paths, replayed on loopback.
 
-Layout (see worlds/README.md): `world.json` (manifest), `arxiv/` (Atom feed pages `*.xml` and/or
-papers as JSON lines `*.jsonl`), `github/<owner>/<repo>/issues.json`, `comments.json` and optional
-`pulls/<n>.json` (GitHub REST shapes), `reports/tech_reports.csv` with `reports/html/<id>.html` and
-`reports/abs/<id>.html` (arXiv's pages), and `repos` in the manifest: framework_id -> a repository
-or bare mirror. The arXiv pages are served by the sample's fake API (query API and OAI-PMH over the
-recorded papers); GitHub and the report pages by small replay servers. Repositories are cloned
-(bare, objects hard-linked where the file system allows) under the data folder before mining, so a
-mirror is only read.
+Layout (worlds/README.md): `world.json` (manifest: registry subset, repositories), `arxiv/` (Atom
+feed pages `*.xml` and/or papers as JSON lines `*.jsonl`), `github/<owner>/<repo>/<route>.json`
+(GitHub REST payloads: `issues.json`, `issues/comments.json`, `pulls/<n>.json`, ...) and
+`reports/` (`tech_reports.csv`, arXiv's pages `html/<id>.html` and `abs/<id>.html`). The papers are
+served by the sample's fake arXiv (query API and OAI-PMH), GitHub and the report pages by small
+replay servers. Repositories (work trees or bare mirrors) are cloned bare under the data folder
+before mining, so a mirror is only read.
 """
 
 from __future__ import annotations
@@ -110,26 +109,23 @@ def recorded_papers(folder: Path) -> list[Paper]:
 
 # --- GitHub ------------------------------------------------------------------------------------
 def recorded_github(folder: Path) -> dict[str, dict[str, Any]]:
-    """owner/repo -> {"issues": [...], "comments": [...], "pulls": {number: {...}}}."""
+    """owner/repo -> {route: payload}: `github/<owner>/<repo>/<route>.json` answers
+    GET /repos/<owner>/<repo>/<route> (`issues.json`, `issues/comments.json`, `pulls/<n>.json`, ...)."""
     out: dict[str, dict[str, Any]] = {}
     for repo_dir in sorted(p for p in folder.glob("*/*") if p.is_dir()):
-        def read(path: Path) -> Any:
+        routes = {}
+        for path in sorted(repo_dir.rglob("*.json")):
             try:
-                return json.loads(path.read_text(encoding="utf-8"))
+                routes[path.relative_to(repo_dir).with_suffix("").as_posix()] = json.loads(path.read_text("utf-8"))
             except ValueError as exc:
                 raise WorldFolderError(f"{path}: not JSON ({exc})") from None
-
-        pulls = {int(p.stem): read(p) for p in (repo_dir / "pulls").glob("*.json")} if (repo_dir / "pulls").is_dir() else {}
-        out[f"{repo_dir.parent.name}/{repo_dir.name}"] = {
-            "issues": read(repo_dir / "issues.json") if (repo_dir / "issues.json").exists() else [],
-            "comments": read(repo_dir / "comments.json") if (repo_dir / "comments.json").exists() else [],
-            "pulls": pulls,
-        }
+        out[f"{repo_dir.parent.name}/{repo_dir.name}"] = routes
     return out
 
 
 class _ReplayGitHub(_GitHubHandler):
-    """The REST routes the GitHub source reads, answered from recorded payloads (paging by Link)."""
+    """GitHub REST routes answered from recorded payloads: a list is filtered (`state`, `since`),
+    sorted and paged by Link headers as GitHub does; an object is returned as it is."""
 
     recorded: dict[str, dict[str, Any]]
 
@@ -140,20 +136,24 @@ class _ReplayGitHub(_GitHubHandler):
         full = "/".join(segs[1:3]) if len(segs) >= 3 and segs[0] == "repos" else ""
         if full not in self.recorded:
             return self._send(404, {"message": "Not Found"})
-        repo, rest = self.recorded[full], segs[3:]
-        if not rest:
+        route = "/".join(segs[3:])
+        if not route:
             owner, name = full.split("/")
             return self._send(200, {"full_name": full, "name": name, "owner": {"login": owner}})
-        if rest in (["issues"], ["issues", "comments"]):
-            items = repo["issues"] if rest == ["issues"] else repo["comments"]
-            if rest == ["issues"] and params.get("state", "open") != "all":
-                items = [i for i in items if i.get("state") == params.get("state", "open")]
-            if "since" in params:
-                items = [i for i in items if (i.get("updated_at") or "") >= params["since"]]
-            return self._page(_sorted(items, params, "created"), params, {})
-        if len(rest) == 2 and rest[0] == "pulls" and rest[1].isdigit() and int(rest[1]) in repo["pulls"]:
-            return self._send(200, repo["pulls"][int(rest[1])])
-        return self._send(404, {"message": "Not Found"})
+        payload = self.recorded[full].get(route)
+        if payload is None and not route.split("/")[-1].isdigit():
+            payload = []  # a list the world recorded nothing of
+        if payload is None:
+            return self._send(404, {"message": "Not Found"})
+        if not isinstance(payload, list):
+            return self._send(200, payload)
+        items = payload
+        if "state" in params or route in ("issues", "pulls"):  # GitHub's default: open ones
+            wanted = params.get("state", "open")
+            items = [i for i in items if wanted == "all" or i.get("state") == wanted]
+        if "since" in params:
+            items = [i for i in items if (i.get("updated_at") or "") >= params["since"]]
+        return self._page(_sorted(items, params, "created"), params, {})
 
 
 @contextmanager
@@ -204,30 +204,30 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
-def _working_clones(repos: dict[str, str], folder: Path, clones: Path, registry: dict) -> dict[str, str]:
-    """framework_id -> a bare clone (under `clones`) of the repository the manifest names: the miner
-    keeps its refs there, never in the recorded repository or mirror."""
+def _located(repos: dict[str, str], folder: Path, registry: dict) -> dict[str, str]:
+    """framework_id -> the repository the manifest names (a path relative to the folder, or a URL)."""
     out = {}
     for fw_id, location in repos.items():
         if fw_id not in registry:
             raise WorldFolderError(f"{MANIFEST}: repos names {fw_id!r}, not in the registry")
-        source = location if "://" in location else str((folder / location).resolve())
-        if "://" not in location and not Path(source).exists():
-            raise WorldFolderError(f"{MANIFEST}: repository for {fw_id!r} not found: {source}")
-        out[fw_id] = str(ensure_clone(source, clones / fw_id, registry[fw_id].default_branch))
+        out[fw_id] = location if "://" in location else str((folder / location).resolve())
+        if "://" not in location and not Path(out[fw_id]).exists():
+            raise WorldFolderError(f"{MANIFEST}: repository for {fw_id!r} not found: {out[fw_id]}")
     return out
 
 
 @contextmanager
 def serve_recorded_world(folder: Path, data_dir: Path) -> Iterator[World]:
     """Replay the world recorded in `folder` for the length of a `with` block. Repositories are
-    cloned under `data_dir`/worlds/<name>/repos. Manifest keys other than `frameworks` and `repos`
-    are World fields (e.g. `github_api` naming a server already running, `frameworks_csv`)."""
+    cloned (bare) under `data_dir`/worlds/<name>/repos and mined there, unless the manifest says
+    `mine_in_place` (the miner then keeps its refs in them). Other manifest keys are World fields
+    (e.g. `github_api` naming a server already running, `frameworks_csv`)."""
     folder = Path(folder).resolve()
     manifest = read_manifest(folder)
     name = str(manifest.pop("name", folder.name))
     ids = manifest.pop("frameworks", None)
     repos = dict(manifest.pop("repos", {}))
+    in_place = bool(manifest.pop("mine_in_place", False))
     try:
         base = World.from_dict(manifest, base=folder)
     except (TypeError, ValueError) as exc:
@@ -254,8 +254,12 @@ def serve_recorded_world(folder: Path, data_dir: Path) -> Iterator[World]:
             parts["arxiv_web"] = stack.enter_context(serve_recorded_pages(folder / "reports"))
         if "reports_csv" not in manifest:
             parts["reports_csv"] = reports_csv if reports_csv.exists() else _empty_reports(data_dir / "worlds" / name)
+        located = _located(repos, folder, registry)
+        if not in_place:
+            located = {fw: str(ensure_clone(path, clones / fw, registry[fw].default_branch))
+                       for fw, path in located.items()}
         world = World.loopback(name, **parts, framework_ids=tuple(ids), repos_dir=clones,
-                               repos=tuple(_working_clones(repos, folder, clones, registry).items()))
+                               repos=tuple(located.items()))
         yield world.replace(**{k: getattr(base, k) for k in manifest})  # what the manifest names
 
 
