@@ -241,6 +241,8 @@ def serve_recorded_world(folder: Path, data_dir: Path) -> Iterator[World]:
     unknown = set(ids) - set(registry)
     if unknown:
         raise WorldFolderError(f"{MANIFEST}: frameworks {sorted(unknown)} are not in the registry")
+    for fw_id in ids:  # a framework's repository the world recorded no GitHub pages of: nothing there
+        github.setdefault(registry[fw_id].repo, {})
     reports_csv = folder / "reports" / "tech_reports.csv"
     clones = data_dir / "worlds" / name / "repos"
     with ExitStack() as stack:
