@@ -117,7 +117,7 @@ class GitHubClient:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.per_page = per_page
-        self.base_url = (base_url or os.environ.get("RLTRACK_GITHUB_API") or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         token = os.environ.get("GITHUB_TOKEN", "").strip()
         if token:
