@@ -108,7 +108,7 @@ class World:
         remote template)."""
         return dict(self.repos).get(framework_id) or None
 
-    # --- a world as JSON (handed between processes: RLTRACK_WORLD may name a world.json) --------
+    # --- a world as JSON (a recorded world's world.json uses the same keys) ----------------------
     def to_json(self) -> str:
         data = asdict(self)
         data["repos"] = dict(self.repos)
