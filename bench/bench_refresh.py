@@ -14,8 +14,8 @@ Prints, in one run:
 
 The fake arXiv and GitHub servers run in their own process; the job reads them as a world
 (`RLTRACK_WORLD`: a world folder whose world.json names the servers, the generated registry and
-repositories, mined in place), with the clock fixed at the world's `BENCH_NOW` (RLTRACK_NOW). The
-world has no tech reports. dbt reads a copy of dbt_project/ (RLTRACK_DBT_PROJECT_DIR, under the
+repositories, mined in place), with the clock fixed at the world's `BENCH_NOW` (RLTRACK_NOW). Its
+technical reports are the sample's. dbt reads a copy of dbt_project/ (RLTRACK_DBT_PROJECT_DIR, under the
 work folder) whose seeds/frameworks.csv is the generated registry, so the shared project is never
 touched.
 
@@ -73,7 +73,7 @@ def run_stage(stage: str, urls: dict) -> None:
 def served(urls: dict) -> dict:
     """World endpoints of the large world's servers (`large_world serve` prints their URLs)."""
     return {"arxiv_api": urls["arxiv"], "arxiv_oai": urls["arxiv"].replace("/api/query", "/oai2"),
-            "github_api": urls["github"]}
+            "github_api": urls["github"], **({"arxiv_web": urls["arxiv_web"]} if "arxiv_web" in urls else {})}
 
 
 # --- measuring child processes --------------------------------------------------------------------
@@ -195,6 +195,7 @@ class Bench:
         (folder / "world.json").write_text(json.dumps({
             "name": f"large_{scale:g}", **served(urls), "mine_in_place": True,
             "frameworks_csv": str(self.world_dir(scale) / "frameworks.csv"),
+            "reports_csv": str(self.world_dir(scale) / "tech_reports.csv"),
             "repos": {f.framework_id: str(repos / f.framework_id) for f in LargeWorld(scale, self.frameworks).frameworks},
         }, indent=2))
         return folder

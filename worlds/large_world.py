@@ -418,13 +418,20 @@ def main(argv: list[str] | None = None) -> int:
     world = LargeWorld(args.scale, args.frameworks, args.grown)
     if args.command == "build":
         out = args.out or Path("large_world")
+        from worlds.sample.serve import write_reports_csv
+
         world.write_frameworks_csv(out / "frameworks.csv")
+        write_reports_csv(out / "tech_reports.csv")
         world.build_repos(out / "repos")
         print(json.dumps({"frameworks_csv": str(out / "frameworks.csv"), "repos": str(out / "repos")}))
         return 0
     _ = world.papers, world.github_repos  # render up front so the first request is not slow
-    with serve_large_arxiv(world) as arxiv_url, serve_large_github(world) as github_url:
-        print(json.dumps({"arxiv": arxiv_url, "github": github_url}), flush=True)
+    from worlds.sample.report_texts import serve_sample_arxiv_web
+
+    # technical reports: the sample's (their list is written by `build`)
+    with serve_large_arxiv(world) as arxiv_url, serve_large_github(world) as github_url, \
+            serve_sample_arxiv_web() as web_url:
+        print(json.dumps({"arxiv": arxiv_url, "github": github_url, "arxiv_web": web_url}), flush=True)
         sys.stdin.read()  # serve until the parent closes our stdin
     return 0
 
