@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args.work.mkdir(parents=True)
     (args.work / "bench_location.py").write_text(LOCATION)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RLTRACK_")}
-    env.update(RLTRACK_MODE="sample", RLTRACK_DATA_DIR=str(args.work / "data"),
+    env.update(RLTRACK_WORLD="sample", RLTRACK_DATA_DIR=str(args.work / "data"),
                DAGSTER_HOME=str(args.work / "data" / "dagster_home"),
                PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(args.work)]))
     first = timed_run([sys.executable, "-m", "orchestration.cli", "refresh"], env, args.work / "first.log")

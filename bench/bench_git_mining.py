@@ -120,16 +120,17 @@ def bench_dlt(repo: Path, work: Path) -> tuple[float, float, int]:
     import dlt
 
     from ingestion.git_history import git_history_source
+    from ingestion.world import World
 
     fw = config.Framework("bench", "bench", "bench/repo", (), "main", (), (), ("docs/",), False)
     os.environ["RLTRACK_GIT_REPO_BENCH"] = str(repo)
     pipe = dlt.pipeline(pipeline_name="git_bench", destination=dlt.destinations.duckdb(str(work / "w.duckdb")),
                         dataset_name="raw_git", pipelines_dir=str(work / "dlt"))
     start = time.perf_counter()
-    pipe.run(git_history_source(mode="live", frameworks=[fw]))
+    pipe.run(git_history_source(world=World.live(), frameworks=[fw]))
     full = time.perf_counter() - start
     start = time.perf_counter()
-    pipe.run(git_history_source(mode="live", frameworks=[fw]))
+    pipe.run(git_history_source(world=World.live(), frameworks=[fw]))
     rerun = time.perf_counter() - start
     import duckdb
 

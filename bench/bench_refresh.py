@@ -1,4 +1,4 @@
-"""Benchmark of a warehouse refresh on the large synthetic world (`ingestion.sample.large_world`).
+"""Benchmark of a warehouse refresh on the large synthetic world (`worlds.large_world`).
 
 Prints, in one run:
   full refresh   `rltrack refresh` on an empty warehouse: the Dagster `refresh` job in one process,
@@ -12,11 +12,12 @@ Prints, in one run:
   memory         peak RSS of the process tree (sampled from /proc, all live descendants summed)
                  and the largest single process (wait4 rusage); target: under 4 GB
 
-The fake arXiv and GitHub servers run in their own process; the job reaches them through
-RLTRACK_ARXIV_API / RLTRACK_GITHUB_API, with the clock fixed at the world's `BENCH_NOW`
-(RLTRACK_NOW). The framework registry is the generated CSV: `RLTRACK_FRAMEWORKS_CSV` for the
-sources, and a copy of dbt_project/ (RLTRACK_DBT_PROJECT_DIR, under the work folder) whose
-seeds/frameworks.csv is replaced, so the shared project is never touched.
+The fake arXiv and GitHub servers run in their own process; the job reads them as a world
+(`RLTRACK_WORLD`: a world folder whose world.json names the servers, the generated registry and
+repositories, mined in place), with the clock fixed at the world's `BENCH_NOW` (RLTRACK_NOW). Its
+technical reports are the sample's. dbt reads a copy of dbt_project/ (RLTRACK_DBT_PROJECT_DIR, under the
+work folder) whose seeds/frameworks.csv is the generated registry, so the shared project is never
+touched.
 
 Usage:
   /work/venv/bin/python bench/bench_refresh.py --scale 0.1            # ~10k papers, 20 x 1k commits
@@ -49,22 +50,30 @@ DBT = str(Path(sys.executable).parent / "dbt")
 # --- one source's load, inside its own process (the 2x world for the linking figure) ----------------
 def run_stage(stage: str, urls: dict) -> None:
     from ingestion.pipelines import make_pipeline
-    from ingestion.sample.large_world import BENCH_NOW
+    from ingestion.world import World
+    from worlds.large_world import BENCH_NOW
 
+    world = World.loopback("large", **served(urls), repos=World.live().repos)  # repos: RLTRACK_GIT_REPO_*
     if stage == "arxiv":
         from ingestion.arxiv import arxiv_source
 
-        make_pipeline("arxiv").run(arxiv_source(mode="sample", base_url=urls["arxiv"], now=BENCH_NOW))
+        make_pipeline("arxiv").run(arxiv_source(world=world, now=BENCH_NOW))
     elif stage == "git_history":
         from ingestion.git_history import git_history_source
 
-        make_pipeline("git_history").run(git_history_source(mode="sample"))
+        make_pipeline("git_history").run(git_history_source(world=world))
     elif stage == "github":
         from ingestion.github import load_github
 
-        load_github(make_pipeline("github"), mode="sample", base_url=urls["github"])
+        load_github(make_pipeline("github"), world=world)
     else:
         raise SystemExit(f"unknown stage {stage}")
+
+
+def served(urls: dict) -> dict:
+    """World endpoints of the large world's servers (`large_world serve` prints their URLs)."""
+    return {"arxiv_api": urls["arxiv"], "arxiv_oai": urls["arxiv"].replace("/api/query", "/oai2"),
+            "github_api": urls["github"], **({"arxiv_web": urls["arxiv_web"]} if "arxiv_web" in urls else {})}
 
 
 # --- measuring child processes --------------------------------------------------------------------
@@ -164,23 +173,38 @@ class Bench:
         return self.work / f"world_{scale:g}"
 
     def env(self, scale: float, name: str) -> dict:
-        from ingestion.sample.large_world import LargeWorld
+        from worlds.large_world import LargeWorld
 
         world_dir = self.world_dir(scale)
         data = self.work / name
         env = {k: v for k, v in os.environ.items() if not k.startswith("RLTRACK_")}
-        env.update(RLTRACK_MODE="sample", RLTRACK_DATA_DIR=str(data),
+        env.update(RLTRACK_DATA_DIR=str(data),
                    RLTRACK_WAREHOUSE=str(data / "warehouse.duckdb"),
                    RLTRACK_FRAMEWORKS_CSV=str(world_dir / "frameworks.csv"), PYTHONPATH=str(REPO_ROOT))
         for f in LargeWorld(scale, self.frameworks).frameworks:
             env[f"RLTRACK_GIT_REPO_{f.framework_id.upper()}"] = str(world_dir / "repos" / f.framework_id)
         return env
 
+    def world_folder(self, scale: float, name: str, urls: dict) -> Path:
+        """A world folder for the refresh: the running servers, the generated registry and repositories."""
+        from worlds.large_world import LargeWorld
+
+        folder = self.work / name / "world"
+        folder.mkdir(parents=True, exist_ok=True)
+        repos = self.world_dir(scale) / "repos"
+        (folder / "world.json").write_text(json.dumps({
+            "name": f"large_{scale:g}", **served(urls), "mine_in_place": True,
+            "frameworks_csv": str(self.world_dir(scale) / "frameworks.csv"),
+            "reports_csv": str(self.world_dir(scale) / "tech_reports.csv"),
+            "repos": {f.framework_id: str(repos / f.framework_id) for f in LargeWorld(scale, self.frameworks).frameworks},
+        }, indent=2))
+        return folder
+
     def build_world(self, scale: float, grown: bool) -> float:
         start = time.perf_counter()
         args = ["build", "--scale", str(scale), "--frameworks", str(self.frameworks),
                 "--out", str(self.world_dir(scale))] + (["--grown"] if grown else [])
-        subprocess.run([PY, "-m", "ingestion.sample.large_world", *args], check=True, cwd=REPO_ROOT,
+        subprocess.run([PY, "-m", "worlds.large_world", *args], check=True, cwd=REPO_ROOT,
                        stdout=subprocess.DEVNULL)
         return time.perf_counter() - start
 
@@ -195,7 +219,7 @@ class Bench:
         return target
 
     def serve(self, scale: float, grown: bool):
-        args = [PY, "-m", "ingestion.sample.large_world", "serve", "--scale", str(scale),
+        args = [PY, "-m", "worlds.large_world", "serve", "--scale", str(scale),
                 "--frameworks", str(self.frameworks)] + (["--grown"] if grown else [])
         proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=REPO_ROOT, text=True)
         line = proc.stdout.readline()
@@ -211,10 +235,10 @@ class Bench:
 
     def refresh(self, scale: float, name: str, urls: dict, project: Path, label: str) -> dict:
         """`rltrack refresh` (the Dagster `refresh` job, in one process) against the fake servers."""
-        from ingestion.sample.large_world import BENCH_NOW
+        from worlds.large_world import BENCH_NOW
 
         env = self.env(scale, name)
-        env.update(RLTRACK_ARXIV_API=urls["arxiv"], RLTRACK_GITHUB_API=urls["github"],
+        env.update(RLTRACK_WORLD=str(self.world_folder(scale, name, urls)),
                    RLTRACK_NOW=BENCH_NOW.isoformat(), RLTRACK_DBT_PROJECT_DIR=str(project),
                    DAGSTER_HOME=str(self.work / name / "dagster_home"))
         job = timed([PY, "-m", "orchestration.cli", "refresh"], env, f"{label}_refresh", self.logs)
@@ -348,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.work.exists():
         shutil.rmtree(args.work)
     bench = Bench(args.work, s, args.frameworks)
-    from ingestion.sample.large_world import LargeWorld
+    from worlds.large_world import LargeWorld
 
     size = LargeWorld(s, args.frameworks).size
     print(f"rltrack refresh bench: scale {s:g} = {size.papers} papers, {size.frameworks} frameworks x "

@@ -13,15 +13,14 @@ A new `screening.SCREENER_VERSION` resets the loaded windows, so all papers are 
 datestamp, following resumption tokens; incremental through state["oai_harvested_until"]). Both
 paths produce identical rows (tested).
 
-Sample mode runs exactly this code against `ingestion.sample.fake_arxiv`, a loopback server that
-speaks the same APIs over the sample world.
+The endpoints and their politeness come from the world (`ingestion.world`); the sample and the
+recorded worlds serve the same APIs on loopback.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
@@ -45,15 +44,16 @@ from ingestion.arxiv_parse import (
 )
 from ingestion.http import PoliteClient
 from ingestion.screening import SCREENER_VERSION, screen
+from ingestion.world import ARXIV_API as API_URL
+from ingestion.world import ARXIV_OAI as OAI_URL
+from ingestion.world import ARXIV_POLITE, World
 
 log = logging.getLogger(__name__)
 
-API_URL = "http://export.arxiv.org/api/query"
-OAI_URL = "http://export.arxiv.org/oai2"
 DEFAULT_CATEGORIES = ("cs.LG", "cs.CL", "cs.AI", "stat.ML")
 MAX_PAGE_SIZE = 2000
 API_PAGING_LIMIT = 30000  # the API will not return results past this offset
-LIVE_MIN_INTERVAL_S = 3.0  # arXiv asks for one request every 3 seconds
+LIVE_MIN_INTERVAL_S = ARXIV_POLITE.min_interval_s  # arXiv asks for one request every 3 seconds
 WINDOW_SETTLE = timedelta(days=3)  # a window is complete once announcements for it are surely out
 QUERY_TS = "%Y%m%d%H%M"
 
@@ -286,45 +286,28 @@ def oai_sets(categories: Sequence[str]) -> list[str]:
     return sorted({c.split(".")[0] for c in categories})
 
 
-def _sample_server(faults: dict | None):
-    from ingestion.sample.fake_arxiv import serve_sample_arxiv
-
-    return serve_sample_arxiv(**(faults or {}))
-
-
 @dlt.source(name="arxiv")
 def arxiv_source(
-    mode: str | None = None,
+    world: World | None = None,
     window: tuple[date, date] | None = None,
     categories: Sequence[str] = DEFAULT_CATEGORIES,
-    base_url: str | None = None,
     page_size: int = MAX_PAGE_SIZE,
     window_cap: int = API_PAGING_LIMIT,
     recent_days: int = 14,
     now: datetime | None = None,
-    sample_faults: dict | None = None,
-    min_interval_s: float | None = None,
-    backoff_s: float | None = None,
     harvest: str = "query",
 ):
-    """arXiv papers of `categories` submitted inside `window` (default: the study window).
-
-    mode: 'sample' serves the sample world from a loopback fake API (started inside the resource),
-    'live' queries export.arxiv.org with >= 3 s between requests. `sample_faults` are passed to the
-    fake server (tests). `now` fixes the clock (tests).
+    """arXiv papers of `categories` submitted inside `window` (default: the study window), from the
+    world's arXiv endpoints (default: the live world), asked as politely as the world says.
+    `now` fixes the clock (tests).
     harvest: 'query' (the search API by submission-date windows, default) or 'oai' (OAI-PMH
     ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
-    `base_url` is the endpoint of the chosen harvest method; `RLTRACK_ARXIV_API` (a mirror or a test
-    server) is the default in both modes.
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
-    mode = mode or config.source_mode()
-    base_url = base_url or os.environ.get("RLTRACK_ARXIV_API") or None
+    world = world or World.live()
     first_day, last_day = window or config.study_window()
-    sample = mode == "sample"
-    interval = min_interval_s if min_interval_s is not None else (0.0 if sample else LIVE_MIN_INTERVAL_S)
-    backoff = backoff_s if backoff_s is not None else (0.01 if sample else 2.0)
+    polite = world.arxiv_politeness
 
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
@@ -336,22 +319,14 @@ def arxiv_source(
             state["done_windows"] = []
             state.pop("oai_harvested_until", None)
             state["screener_version"] = SCREENER_VERSION
-        http = PoliteClient(min_interval_s=interval, backoff_s=backoff, max_backoff_s=0.1 if sample else 60.0)
-        retry_wait = 0.0 if sample else 5.0
-
-        def harvest_from(url: str) -> Iterator[list[dict]]:
-            if harvest == "oai":
-                client = OaiClient(url, http=http, retry_wait_s=retry_wait)
-                return _harvest_oai(client, state, categories, (first_day, last_day), clock)
-            client = ArxivClient(url, http=http, categories=categories, page_size=page_size,
-                                 window_cap=window_cap, empty_retry_wait_s=retry_wait)
-            return _harvest_query(client, state, (first_day, last_day), clock, recent_days)
-
-        if base_url is None and sample:
-            with _sample_server(sample_faults) as url:
-                yield from harvest_from(url if harvest == "query" else url.replace("/api/query", "/oai2"))
-        else:
-            yield from harvest_from(base_url or (API_URL if harvest == "query" else OAI_URL))
+        http = polite.client()
+        if harvest == "oai":
+            oai = OaiClient(world.arxiv_oai, http=http, retry_wait_s=polite.retry_wait_s)
+            yield from _harvest_oai(oai, state, categories, (first_day, last_day), clock)
+            return
+        client = ArxivClient(world.arxiv_api, http=http, categories=categories, page_size=page_size,
+                             window_cap=window_cap, empty_retry_wait_s=polite.retry_wait_s)
+        yield from _harvest_query(client, state, (first_day, last_day), clock, recent_days)
 
     @dlt.transformer(
         data_from=arxiv_pages,
@@ -373,7 +348,7 @@ def arxiv_source(
         if rows:
             yield rows
 
-    registry = config.frameworks(sample_only=False)  # maintainer affiliation is a fact of the paper
+    registry = list(world.registry().values())  # maintainer affiliation is a fact of the paper
 
     @dlt.transformer(
         data_from=arxiv_pages, name="paper_features", primary_key="arxiv_id", write_disposition="merge",

@@ -1,4 +1,4 @@
-"""Paths, source mode, study window and the framework registry, all from the environment."""
+"""Paths, study window and the framework registry, all from the environment."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORKS_SEED = REPO_ROOT / "dbt_project" / "seeds" / "frameworks.csv"
-MODES = ("sample", "live")
 
 
 def data_dir() -> Path:
@@ -20,13 +19,6 @@ def data_dir() -> Path:
 def warehouse_path() -> Path:
     """The DuckDB file refreshes write to (analysts read the published copy, see `warehouse.py`)."""
     return Path(os.environ.get("RLTRACK_WAREHOUSE", data_dir() / "warehouse.duckdb")).resolve()
-
-
-def source_mode() -> str:
-    mode = os.environ.get("RLTRACK_MODE", "sample").strip().lower()
-    if mode not in MODES:
-        raise ValueError(f"RLTRACK_MODE must be one of {MODES}, got {mode!r}")
-    return mode
 
 
 def now() -> datetime:
@@ -78,12 +70,10 @@ def frameworks_csv() -> Path:
     return Path(os.environ.get("RLTRACK_FRAMEWORKS_CSV") or FRAMEWORKS_SEED)
 
 
-def frameworks(sample_only: bool | None = None) -> list[Framework]:
-    """The registry (one CSV line per framework). `sample_only` defaults to the sample mode."""
-    if sample_only is None:
-        sample_only = source_mode() == "sample"
-    with frameworks_csv().open(newline="", encoding="utf-8") as fh:
-        rows = [
+def frameworks(csv_path: Path | None = None) -> list[Framework]:
+    """The registry (one CSV line per framework): `csv_path`, or `frameworks_csv()`."""
+    with Path(csv_path or frameworks_csv()).open(newline="", encoding="utf-8") as fh:
+        return [
             Framework(
                 framework_id=r["framework_id"],
                 display_name=r["display_name"],
@@ -93,8 +83,7 @@ def frameworks(sample_only: bool | None = None) -> list[Framework]:
                 maintainer_orgs=_split(r["maintainer_orgs"]),
                 maintainer_domains=_split(r["maintainer_domains"]),
                 docs_paths=_split(r["docs_paths"]),
-                in_sample=r["in_sample"].strip().lower() == "true",
+                in_sample=(r.get("in_sample") or "").strip().lower() == "true",
             )
             for r in csv.DictReader(fh)
         ]
-    return [f for f in rows if f.in_sample] if sample_only else rows

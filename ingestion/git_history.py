@@ -1,15 +1,13 @@
 """dlt source `git_history`: commits, files and mentions of each framework's default branch,
 plus the contribution files at HEAD and the rules read from them (`contribution_rules`).
 
-Repositories:
-- sample mode: real repositories generated from the sample world (`sample/git_repos.py`);
-- live mode: a bare clone of `https://github.com/<repo>.git` per framework in
-  `<data_dir>/repos/<framework_id>`, made once and `git fetch`ed (forced) afterwards. The remote
-  follows the registry's current name, so a renamed repository (volcengine/verl ->
-  verl-project/verl) keeps its clone, state and rows under one framework_id; the `repo` column
-  always holds the current name. `RLTRACK_GIT_REPO_<FRAMEWORK_ID>` may point at a local
-  repository (used as is) or another clone URL; `RLTRACK_GIT_REMOTE_TEMPLATE` changes the URL
-  pattern (`{repo}` is replaced).
+Repositories come from the world (`ingestion.world`): a local repository it names for a framework
+(a work tree or a bare mirror) is mined as is; otherwise a bare clone of the URL it names, or of
+its remote template (live: `https://github.com/<repo>.git`), is made once in
+`<world.repos_dir>/<framework_id>` and `git fetch`ed (forced) afterwards. The remote follows the
+registry's current name, so a renamed repository (volcengine/verl -> verl-project/verl) keeps its
+clone, state and rows under one framework_id; the `repo` column always holds the current name.
+The live world takes `RLTRACK_GIT_REPO_<FRAMEWORK_ID>` and `RLTRACK_GIT_REMOTE_TEMPLATE`.
 
 Mining (see `git_mining.py`): first-parent history of the default branch, one `git log` pass;
 `RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows).
@@ -51,10 +49,10 @@ from ingestion.git_mining import (
     mine_commits,
     resolve_ref,
 )
+from ingestion.world import World
 
 log = logging.getLogger(__name__)
 
-DEFAULT_REMOTE_TEMPLATE = "https://github.com/{repo}.git"
 MINED_REF = "refs/rltrack/mined/{branch}"
 MAX_HEAD_FILE_BYTES = 200_000
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
@@ -80,10 +78,6 @@ QUARANTINE_TABLE = "git_quarantine"
 
 
 # --- repositories ----------------------------------------------------------------------------
-def _env_override(framework_id: str) -> str | None:
-    return os.environ.get(f"RLTRACK_GIT_REPO_{framework_id.upper()}") or None
-
-
 def ensure_clone(url: str, path: Path, branch: str) -> Path:
     """A bare clone of `url`'s `branch` at `path`: cloned once, force-fetched afterwards."""
     refspec = f"+refs/heads/{branch}:refs/heads/{branch}"
@@ -102,17 +96,13 @@ def ensure_clone(url: str, path: Path, branch: str) -> Path:
     return path
 
 
-def repository_for(fw: config.Framework, mode: str, repos_dir: Path, remote_template: str) -> Path:
-    """The local repository to mine for `fw` (building, cloning or fetching it as needed)."""
-    override = _env_override(fw.framework_id)
-    if override and Path(override).is_dir():
-        return Path(override)
-    if mode == "sample":
-        from ingestion.sample.git_repos import build_repo
-
-        return build_repo(fw.framework_id, repos_dir / fw.framework_id)
-    url = override or remote_template.format(repo=fw.repo)
-    return ensure_clone(url, repos_dir / fw.framework_id, fw.default_branch)
+def repository_for(fw: config.Framework, world: World) -> Path:
+    """The local repository to mine for `fw` (cloning or fetching it as needed)."""
+    location = world.repository(fw.framework_id)
+    if location and Path(location).is_dir():
+        return Path(location)
+    url = location or world.remote_template.format(repo=fw.repo)
+    return ensure_clone(url, Path(world.repos_dir) / fw.framework_id, fw.default_branch)
 
 
 # --- rows ------------------------------------------------------------------------------------
@@ -224,12 +214,10 @@ def _progress(total: int, label: str):
 class MiningRun:
     """Mines each framework once per source run; every resource reads the cached result."""
 
-    def __init__(self, frameworks: list[config.Framework], mode: str, repos_dir: Path,
-                 remote_template: str, engine: str, max_scan_bytes: int, full: bool) -> None:
+    def __init__(self, frameworks: list[config.Framework], world: World, engine: str, max_scan_bytes: int,
+                 full: bool) -> None:
         self.frameworks = frameworks
-        self.mode = mode
-        self.repos_dir = repos_dir
-        self.remote_template = remote_template
+        self.world = world
         self.engine = engine
         self.max_scan_bytes = max_scan_bytes
         self.full = full
@@ -271,7 +259,7 @@ class MiningRun:
 
     def _mine(self, fw: config.Framework) -> RepoResult:
         stats = MiningStats()
-        repo = repository_for(fw, self.mode, self.repos_dir, self.remote_template)
+        repo = repository_for(fw, self.world)
         branch = fw.default_branch
         head = resolve_ref(repo, f"refs/heads/{branch}")
         if head is None:
@@ -387,10 +375,10 @@ def head_files(repo: Path, head: str, docs_paths: Iterable[str]) -> list[dict]:
 
 
 # --- the dlt source --------------------------------------------------------------------------
-def _frameworks(frameworks: Iterable[str | config.Framework] | None, mode: str) -> list[config.Framework]:
-    registry = {f.framework_id: f for f in config.frameworks(sample_only=(mode == "sample"))}
+def _frameworks(frameworks: Iterable[str | config.Framework] | None, world: World) -> list[config.Framework]:
     if frameworks is None:
-        return list(registry.values())
+        return world.frameworks()
+    registry = world.registry()
     out = []
     for f in frameworks:
         if isinstance(f, config.Framework):
@@ -404,23 +392,19 @@ def _frameworks(frameworks: Iterable[str | config.Framework] | None, mode: str) 
 
 @dlt.source(name="git_history")
 def git_history_source(
-    mode: str | None = None,
+    world: World | None = None,
     frameworks: Iterable[str | config.Framework] | None = None,
-    repos_dir: Path | str | None = None,
-    remote_template: str | None = None,
     engine: str | None = None,
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     full: bool = False,
 ):
-    """Commits, changed files, mentions and HEAD contribution files of each framework.
+    """Commits, changed files, mentions and HEAD contribution files of the world's frameworks
+    (default: the live world).
 
     `full=True` ignores the remembered state and re-mines every branch from its root."""
-    mode = mode or config.source_mode()
-    if repos_dir is None:
-        repos_dir = config.data_dir() / ("sample_repos" if mode == "sample" else "repos")
+    world = world or World.live()
     run = MiningRun(
-        _frameworks(frameworks, mode), mode, Path(repos_dir),
-        remote_template or os.environ.get("RLTRACK_GIT_REMOTE_TEMPLATE", DEFAULT_REMOTE_TEMPLATE),
+        _frameworks(frameworks, world), world,
         (engine or os.environ.get("RLTRACK_GIT_ENGINE", "git")).lower(), max_scan_bytes, full,
     )
 

@@ -1,7 +1,7 @@
 """GitHub issues, pull requests and comments of every registered framework, as a dlt source.
 
-Live mode calls the GitHub REST API; sample mode runs the same client against a loopback fake
-(`sample/fake_github.py`) that serves the sample world in GitHub's JSON shapes.
+The world (`ingestion.world`) gives the API endpoint and its politeness: GitHub's REST API live,
+a loopback server answering in GitHub's JSON shapes for the sample and recorded worlds.
 
 - `/repos/{o}/{r}/issues?state=all&sort=updated&direction=asc&since=...` returns issues and pull
   requests (items with a `pull_request` key); `merged_at` comes from that key, or from
@@ -39,10 +39,11 @@ import requests
 
 from ingestion import config
 from ingestion.http import PoliteClient, SourceUnavailable
+from ingestion.world import GITHUB_API, World
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BASE_URL = "https://api.github.com"
+DEFAULT_BASE_URL = GITHUB_API
 PER_PAGE = 100
 BOT_LOGINS_SEED = config.REPO_ROOT / "dbt_project" / "seeds" / "bot_logins.csv"
 QUARANTINE_TABLE = "github_quarantine"
@@ -129,7 +130,7 @@ class GitHubClient:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.per_page = per_page
-        self.base_url = (base_url or os.environ.get("RLTRACK_GITHUB_API") or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
         token = os.environ.get("GITHUB_TOKEN", "").strip()
         if token:
@@ -406,43 +407,20 @@ _COMMENT_COLUMNS = {
 
 
 class _Endpoint:
-    """Where the client points: a given base URL, or (sample mode) the loopback fake, started on
-    first use and stopped when the last resource using it finishes."""
+    """The client every resource of one source run shares."""
 
-    def __init__(self, client: GitHubClient, start_sample_server: bool) -> None:
+    def __init__(self, client: GitHubClient) -> None:
         self.client = client
-        self.start_sample_server = start_sample_server
-        self._users = 0
-        self._server_cm: Any = None
-        self._lock = threading.Lock()
 
     @contextmanager
     def open(self) -> Iterator[GitHubClient]:
-        if not self.start_sample_server:
-            yield self.client
-            return
-        from ingestion.sample.fake_github import serve_sample_github
-
-        with self._lock:
-            if self._users == 0:
-                self._server_cm = serve_sample_github()
-                self.client.base_url = self._server_cm.__enter__()
-            self._users += 1
-        try:
-            yield self.client
-        finally:
-            with self._lock:
-                self._users -= 1
-                if self._users == 0:
-                    self._server_cm.__exit__(None, None, None)
-                    self._server_cm = None
+        yield self.client
 
 
-def _select(frameworks: Sequence[str | config.Framework] | None, mode: str) -> list[config.Framework]:
-    registry = config.frameworks(sample_only=(mode == "sample"))
+def _select(frameworks: Sequence[str | config.Framework] | None, world: World) -> list[config.Framework]:
     if frameworks is None:
-        return registry
-    by_id = {f.framework_id: f for f in config.frameworks(sample_only=False)}
+        return world.frameworks()
+    by_id = world.registry()
     return [f if isinstance(f, config.Framework) else by_id[f] for f in frameworks]
 
 
@@ -529,25 +507,22 @@ def _comment_stream(endpoint: _Endpoint, fws: list[config.Framework]) -> Iterato
 
 @dlt.source(name="github", max_table_nesting=0)
 def github_source(
-    mode: str | None = None,
+    world: World | None = None,
     frameworks: list[str] | None = None,
-    base_url: str | None = None,
     max_rate_wait_s: float = 900.0,
     client: Any = None,
 ) -> Any:
-    """Resources `issues`, `pull_requests`, `comments` (+ table `github_quarantine`).
+    """Resources `issues`, `pull_requests`, `comments` (+ table `github_quarantine`) of the world's
+    frameworks (default: the live world), from the world's GitHub endpoint.
 
-    `mode` defaults to RLTRACK_MODE. In sample mode without `base_url` the loopback fake is started
-    inside the resources. Pass a `GitHubClient` as `client` to control waits (tests) or to read
-    `client.stop_reason` after the run (see `load_github`)."""
-    mode = mode or config.source_mode()
-    fws = _select(frameworks, mode)
+    Pass a `GitHubClient` as `client` to control waits (tests) or to read `client.stop_reason`
+    after the run (see `load_github`); it is pointed at the world's endpoint."""
+    world = world or World.live()
+    fws = _select(frameworks, world)
     if client is None:
-        client = GitHubClient(base_url, max_rate_wait_s=max_rate_wait_s,
-                              min_interval_s=0.0 if mode == "sample" else 0.5)
-    elif base_url:
-        client.base_url = base_url.rstrip("/")
-    endpoint = _Endpoint(client, start_sample_server=(mode == "sample" and not base_url))
+        client = client_for(world, max_rate_wait_s=max_rate_wait_s)
+    client.base_url = world.github_api.rstrip("/")
+    endpoint = _Endpoint(client)
 
     @dlt.resource(name="issues", primary_key=["framework_id", "number"], write_disposition="merge",
                   columns=_THREAD_COLUMNS)
@@ -566,14 +541,18 @@ def github_source(
     return issues, pull_requests, comments
 
 
+def client_for(world: World, **kwargs: Any) -> GitHubClient:
+    """A client asking the world's GitHub endpoint as politely as the world says."""
+    polite = world.github_politeness
+    return GitHubClient(world.github_api, min_interval_s=polite.min_interval_s, backoff_s=polite.backoff_s, **kwargs)
+
+
 def load_github(pipeline: dlt.Pipeline, client: GitHubClient | None = None, **source_kwargs: Any) -> Any:
     """Run the source into `pipeline`; what was fetched is loaded (with its cursors) even when a
     rate limit stopped the run, and then `GitHubRateLimited` (or `GitHubError` for skipped repos)
     is raised so the caller sees it."""
-    mode = source_kwargs.get("mode") or config.source_mode()
-    client = client or GitHubClient(source_kwargs.get("base_url"),
-                                    max_rate_wait_s=source_kwargs.pop("max_rate_wait_s", 900.0),
-                                    min_interval_s=0.0 if mode == "sample" else 0.5)
+    client = client or client_for(source_kwargs.get("world") or World.live(),
+                                  max_rate_wait_s=source_kwargs.pop("max_rate_wait_s", 900.0))
     info = pipeline.run(github_source(client=client, **source_kwargs))
     if client.stop_reason:
         raise GitHubRateLimited(client.stop_reason)

@@ -1,9 +1,9 @@
 """Technical reports of large open-weight models and the RL methods each one names, as a dlt source.
 
-The report list is the seed `dbt_project/seeds/tech_reports.csv` (live) or the sample world's
-`REPORTS` (sample). Live mode reads each report's full text from arXiv's HTML rendering
-(`/html/<id>`), falling back to the abstract on `/abs/<id>`, politely spaced. Sample mode runs the
-same fetch-and-parse code against a loopback stand-in serving text from `sample/report_texts.py`.
+The report list and the arXiv web endpoint come from the world (`ingestion.world`): live, the seed
+`dbt_project/seeds/tech_reports.csv` and arxiv.org. Each report's full text is read from arXiv's
+HTML rendering (`/html/<id>`), falling back to the abstract on `/abs/<id>`, as politely as the
+world says (live: one request every three seconds).
 Incremental: a report whose full text was read cleanly is read again only when its seed row, the
 alias catalogue or `READER_VERSION` changes (or by a full rebuild).
 
@@ -36,13 +36,13 @@ import bisect
 import csv
 import hashlib
 import logging
-import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timezone
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import dlt
@@ -51,14 +51,13 @@ import requests
 from ingestion import config
 from ingestion.arxiv_parse import canonical_old_id
 from ingestion.http import PoliteClient, SourceUnavailable
+from ingestion.world import World
 
 log = logging.getLogger(__name__)
 
 SEEDS = config.REPO_ROOT / "dbt_project" / "seeds"
 REPORTS_SEED = SEEDS / "tech_reports.csv"
 CATALOGUE_SEED = SEEDS / "method_catalogue.csv"
-DEFAULT_ARXIV_WEB = "https://arxiv.org"
-ARXIV_MIN_INTERVAL_S = 3.0  # arXiv asks for at most one request every three seconds
 MIN_FULL_TEXT_CHARS = 200  # an HTML page with less body (paragraph) text is a stub, not a report
 MAX_UNDECODABLE_SHARE = 0.1  # more U+FFFD / NUL characters: binary or UTF-16 (about half), not stray bytes
 MAX_FAILED_IN_A_ROW = 2  # reports in a row arXiv would not serve before the run stops asking
@@ -96,29 +95,25 @@ class Problem:
 
 
 # --- inputs -------------------------------------------------------------------------------------
-def seed_reports() -> list[ReportRef]:
-    """The seed's reports; a ValueError naming the line and column for a value that does not parse."""
-    with REPORTS_SEED.open(newline="", encoding="utf-8") as fh:
+def seed_reports(path: Path | None = None) -> list[ReportRef]:
+    """The reports of a report list (default: the seed); a ValueError naming the line and column for
+    a value that does not parse."""
+    path = path or REPORTS_SEED
+    with path.open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
-        return [_seed_ref(row, reader.line_num) for row in reader]
+        return [_seed_ref(row, reader.line_num, path.name) for row in reader]
 
 
-def _seed_ref(row: dict[str, str], line: int) -> ReportRef:
+def _seed_ref(row: dict[str, str], line: int, file_name: str) -> ReportRef:
     def field(column: str, parse: Callable[[str], Any]) -> Any:
         value = (row.get(column) or "").strip()
         try:
             return parse(value) if value else None
         except ValueError:
-            raise ValueError(f"{REPORTS_SEED.name} line {line}: bad {column} {value!r}") from None
+            raise ValueError(f"{file_name} line {line}: bad {column} {value!r}") from None
 
     return ReportRef(row.get("model") or "", row.get("arxiv_id") or "", field("params_total_b", float),
                      field("params_active_b", float), field("released_at", date.fromisoformat))
-
-
-def sample_reports() -> list[ReportRef]:
-    from ingestion.sample.world import REPORTS
-
-    return [ReportRef(r.model, r.arxiv_id, r.params_total_b, r.params_active_b, r.released_at) for r in REPORTS]
 
 
 # new style 2505.09388 (YYMM.NNNNN; four digits after the dot before 2015), old style hep-th/9901001
@@ -410,22 +405,18 @@ def _longest_without_overlaps(hits: list[tuple[int, int, Alias]]) -> list[tuple[
 # --- dlt source ---------------------------------------------------------------------------------
 @dlt.source(name="tech_reports", max_table_nesting=0)
 def tech_reports_source(
-    mode: str | None = None,
-    base_url: str | None = None,
+    world: World | None = None,
     arxiv_ids: list[str] | None = None,
-    min_interval_s: float | None = None,
 ) -> Any:
     """Resources `reports` (merge on arxiv_id), `report_mentions` (merge on arxiv_id, method_name) and
-    `reports_quarantine` (merge on arxiv_id, problem; see the module docstring).
-
-    Sample mode without `base_url` serves the world's report texts from a loopback stand-in."""
-    mode = mode or config.source_mode()
-    refs, seed_problems = checked_refs(sample_reports() if mode == "sample" else seed_reports())
+    `reports_quarantine` (merge on arxiv_id, problem; see the module docstring), for the world's
+    report list read from its arXiv web endpoint (default: the live world)."""
+    world = world or World.live()
+    refs, seed_problems = checked_refs(seed_reports(world.reports_csv))
     if arxiv_ids is not None:
         wanted = {canonical_arxiv_id(a) for a in arxiv_ids}
         refs = [r for r in refs if r.arxiv_id in wanted]
     aliases = catalogue()
-    spacing = min_interval_s if min_interval_s is not None else (0.0 if mode == "sample" else ARXIV_MIN_INTERVAL_S)
     fetched: dict[str, tuple[ReportText, datetime]] = {}
     failed: dict[str, Problem] = {}  # not refetched by the second resource: one try per run
 
@@ -444,18 +435,17 @@ def tech_reports_source(
         pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed
                    and clean.get(r.arxiv_id) != read_with(r)]
         if pending:
-            http = PoliteClient(min_interval_s=spacing, backoff_s=0.5 if mode == "sample" else 5.0)
-            with _web(mode, base_url) as web:
-                for ref, got in fetch_reports(http, web, pending):
-                    if isinstance(got, Problem):
-                        failed[ref.arxiv_id] = got
-                        clean.pop(ref.arxiv_id, None)
-                        continue
-                    fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
-                    if got.source == "html" and not got.problem:  # full text: nothing to gain
-                        clean[ref.arxiv_id] = read_with(ref)
-                    else:
-                        clean.pop(ref.arxiv_id, None)
+            http = world.arxiv_web_politeness.client()
+            for ref, got in fetch_reports(http, world.arxiv_web.rstrip("/"), pending):
+                if isinstance(got, Problem):
+                    failed[ref.arxiv_id] = got
+                    clean.pop(ref.arxiv_id, None)
+                    continue
+                fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
+                if got.source == "html" and not got.problem:  # full text: nothing to gain
+                    clean[ref.arxiv_id] = read_with(ref)
+                else:
+                    clean.pop(ref.arxiv_id, None)
         for ref in refs:
             if ref.arxiv_id in fetched:
                 yield (ref, *fetched[ref.arxiv_id])
@@ -522,24 +512,3 @@ def resolved_rows(state: dict, current: list[Problem], read_again: set[str], at:
 
 def quarantine_row(problem: Problem, noted_at: datetime, resolved_at: datetime | None = None) -> dict:
     return {**asdict(problem), "noted_at": noted_at, "resolved_at": resolved_at}
-
-
-class _web:
-    """Context manager giving the arXiv web base URL (the loopback stand-in in sample mode)."""
-
-    def __init__(self, mode: str, base_url: str | None) -> None:
-        self.mode, self.base_url, self._cm = mode, base_url, None
-
-    def __enter__(self) -> str:
-        if self.base_url:
-            return self.base_url.rstrip("/")
-        if self.mode == "sample":
-            from ingestion.sample.report_texts import serve_sample_arxiv_web
-
-            self._cm = serve_sample_arxiv_web()
-            return self._cm.__enter__()
-        return os.environ.get("RLTRACK_ARXIV_WEB", DEFAULT_ARXIV_WEB).rstrip("/")
-
-    def __exit__(self, *exc: object) -> None:
-        if self._cm is not None:
-            self._cm.__exit__(*exc)

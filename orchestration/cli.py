@@ -14,8 +14,8 @@ def _configure(args: argparse.Namespace, dagster: bool = False) -> None:
 
     Only a refresh (`dagster=True`) needs DAGSTER_HOME; readers create nothing in the data dir.
     """
-    if getattr(args, "mode", None):
-        os.environ["RLTRACK_MODE"] = args.mode
+    if getattr(args, "world", None):  # --sample, --live or --world DIR
+        os.environ["RLTRACK_WORLD"] = args.world
     if getattr(args, "data_dir", None):
         os.environ["RLTRACK_DATA_DIR"] = str(Path(args.data_dir).resolve())
         if not getattr(args, "warehouse", None):  # the warehouse follows the data dir given
@@ -70,10 +70,18 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
     # Step-level events go to the Dagster instance (and its UI); the terminal gets INFO and up.
     log_level = os.environ.get("RLTRACK_LOG_LEVEL", "INFO")
-    result = defs.resolve_job_def("refresh").execute_in_process(
-        instance=DagsterInstance.get(),
-        run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
-    )
+    from orchestration.world import using_world
+    from worlds.recorded import WorldFolderError
+
+    try:
+        with using_world():  # servers up and repositories ready before the sources run
+            result = defs.resolve_job_def("refresh").execute_in_process(
+                instance=DagsterInstance.get(),
+                run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
+            )
+    except WorldFolderError as exc:
+        print(f"rltrack: {exc}", file=sys.stderr)
+        return 2
     if not result.success:
         print("refresh failed; see the log above", file=sys.stderr)
         return 1
@@ -195,11 +203,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     refresh = sub.add_parser("refresh", parents=[common], help="load sources, build marts, publish, print headline")
-    mode = refresh.add_mutually_exclusive_group()
-    mode.add_argument("--sample", dest="mode", action="store_const", const="sample",
-                      help="bundled offline sample world (default)")
-    mode.add_argument("--live", dest="mode", action="store_const", const="live",
-                      help="arXiv, GitHub and git over the network")
+    world = refresh.add_mutually_exclusive_group()
+    world.add_argument("--sample", dest="world", action="store_const", const="sample",
+                       help="bundled offline sample world (default)")
+    world.add_argument("--live", dest="world", action="store_const", const="live",
+                       help="arXiv, GitHub and git over the network")
+    world.add_argument("--world", dest="world", type=lambda p: str(Path(p).resolve()), metavar="DIR",
+                       help="replay a recorded world folder (see worlds/README.md)")
     refresh.set_defaults(func=cmd_refresh)
 
     headline = sub.add_parser("headline", parents=[common], help="print the headline table of the published warehouse")

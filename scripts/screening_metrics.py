@@ -1,8 +1,8 @@
 """Precision and recall of every paper-screening classifier/extractor (ingestion/screening.py).
 
-Measured on the hand-labelled development set (ingestion/sample/labelled_papers.py: LABELLED, the
+Measured on the hand-labelled development set (worlds/sample/labelled_papers.py: LABELLED, the
 rules were tuned on it, so its numbers are optimistic), on a held-out set never used for tuning
-(HELD_OUT), and on the sample world's ground truth (ingestion/sample/world.py).
+(HELD_OUT), and on the sample world's ground truth (worlds/sample/world.py).
 Run: python scripts/screening_metrics.py [--errors]
 
 First measurements on held-out text, before any tuning on it (precision/recall):
@@ -41,7 +41,7 @@ class Gold:
 
 
 def labelled_gold(held_out: bool = False) -> list[Gold]:
-    from ingestion.sample.labelled_papers import HELD_OUT, LABELLED
+    from worlds.sample.labelled_papers import HELD_OUT, LABELLED
 
     out = []
     for i, r in enumerate(HELD_OUT if held_out else LABELLED):
@@ -53,7 +53,7 @@ def labelled_gold(held_out: bool = False) -> list[Gold]:
 
 
 def world_gold() -> list[Gold]:
-    from ingestion.sample.world import build_world
+    from worlds.sample.world import build_world
 
     out = []
     for p in build_world().papers:
@@ -71,7 +71,7 @@ def _pr(tp: int, fp: int, fn: int) -> tuple[float, float]:
 
 def evaluate(golds: list[Gold], frameworks=None) -> tuple[dict[str, tuple[float, float, int]], list[str]]:
     """{metric: (precision, recall, support)} and a list of error descriptions."""
-    frameworks = frameworks if frameworks is not None else config.frameworks(sample_only=False)
+    frameworks = frameworks if frameworks is not None else config.frameworks()
     counts: dict[str, list[int]] = {}
     errors: list[str] = []
 

@@ -21,8 +21,10 @@ from ingestion.arxiv_parse import (
     split_arxiv_id,
 )
 from ingestion.http import PoliteClient
-from ingestion.sample.fake_arxiv import FakeArxiv, Faults
-from ingestion.sample.world import build_world
+from ingestion.world import LOOPBACK, World
+from worlds.sample.fake_arxiv import FakeArxiv, Faults
+from worlds.sample.serve import arxiv_world, serving_sample_arxiv
+from worlds.sample.world import build_world
 
 NOW = datetime(2026, 10, 1, 12, tzinfo=timezone.utc)
 FETCHED = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -231,11 +233,19 @@ def test_api_error_feed_is_raised_at_once():
 def test_unreadable_page_fails_the_dlt_run_and_marks_nothing_done(tmp_path):
     pipe = _pipeline(tmp_path)
     with pytest.raises(Exception, match="not UTF-8"):
-        pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW, sample_faults={"garbage_next": 100}))
+        _run(pipe, window=SHORT, now=NOW, faults={"garbage_next": 100})
     assert "arxiv" not in pipe.state.get("sources", {})
 
 
 # --- dlt runs -----------------------------------------------------------------------------
+def _run(pipe, faults: dict | None = None, base_url: str | None = None, **kw):
+    """Run the source over the sample's arXiv (a fake started with `faults`), or the one at `base_url`."""
+    if base_url:
+        return pipe.run(arxiv_source(world=arxiv_world(base_url), **kw))
+    with serving_sample_arxiv(**(faults or {})) as world:
+        return pipe.run(arxiv_source(world=world, **kw))
+
+
 def _pipeline(tmp_path):
     return dlt.pipeline(
         pipeline_name="arxiv_test", destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
@@ -255,7 +265,7 @@ SHORT = (date(2025, 1, 1), date(2025, 3, 31))  # for runs that need no particula
 def test_sample_mode_run_is_incremental_and_updates_new_versions(tmp_path):
     expected = _world_ids(*WINDOW)
     pipe = _pipeline(tmp_path)
-    pipe.run(arxiv_source(mode="sample", window=WINDOW, page_size=25, now=NOW))
+    _run(pipe, window=WINDOW, page_size=25, now=NOW)
     assert _query(tmp_path, "select count(*), count(distinct arxiv_id) from raw_arxiv.papers")[0] == (
         len(expected), len(expected))
     assert {r[0] for r in _query(tmp_path, "select arxiv_id from raw_arxiv.papers")} == expected
@@ -265,7 +275,7 @@ def test_sample_mode_run_is_incremental_and_updates_new_versions(tmp_path):
     # second run: every month is done; only the recent-updates window is asked, nothing changes
     bumped_at = NOW - timedelta(days=2)
     with FakeArxiv(faults=Faults(version_bumps={"2503.14476": (3, bumped_at)})) as fake:
-        pipe.run(arxiv_source(mode="sample", window=WINDOW, base_url=fake.base_url, now=NOW))
+        _run(pipe, window=WINDOW, base_url=fake.base_url, now=NOW)
         queries = [r["search_query"] for r in fake.requests]
     assert queries and all("lastUpdatedDate:[202609171200 TO 202610011200]" in q for q in queries)
     assert _query(tmp_path, "select count(*), count(distinct arxiv_id) from raw_arxiv.papers")[0] == (
@@ -277,12 +287,12 @@ def test_sample_mode_run_is_incremental_and_updates_new_versions(tmp_path):
 def test_endpoint_and_clock_come_from_the_environment(tmp_path, monkeypatch):
     """RLTRACK_ARXIV_API (a mirror or test server) and RLTRACK_NOW (replaying a past refresh)."""
     pipe = _pipeline(tmp_path)
-    pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW))
+    _run(pipe, window=SHORT, now=NOW)
     bumped_at = NOW - timedelta(days=1)
     with FakeArxiv(faults=Faults(version_bumps={"2503.14476": (3, bumped_at)})) as fake:
         monkeypatch.setenv("RLTRACK_ARXIV_API", fake.base_url)
         monkeypatch.setenv("RLTRACK_NOW", NOW.replace(tzinfo=None).isoformat())  # naive: read as UTC
-        pipe.run(arxiv_source(mode="sample", window=SHORT))
+        pipe.run(arxiv_source(world=World.live().replace(arxiv_politeness=LOOPBACK), window=SHORT))
         queries = [r["search_query"] for r in fake.requests]
     assert queries and all("lastUpdatedDate:[202609171200 TO 202610011200]" in q for q in queries)
     assert _query(tmp_path, "select latest_version from raw_arxiv.papers where arxiv_id = '2503.14476'") == [(3,)]
@@ -296,7 +306,7 @@ def test_malformed_entries_are_quarantined_and_the_load_goes_on(tmp_path):
     expected = _world_ids(*WINDOW)
     faults = {"malformed_ids": ["2503.14476"], "bad_date_ids": ["2507.18071"]}
     pipe = _pipeline(tmp_path)
-    pipe.run(arxiv_source(mode="sample", window=WINDOW, now=NOW, sample_faults=faults))
+    _run(pipe, window=WINDOW, now=NOW, faults=faults)
     ids = {r[0] for r in _query(tmp_path, "select arxiv_id from raw_arxiv.papers")}
     assert ids == expected - {"2503.14476", "2507.18071"}
     rows = sorted(_query(tmp_path, "select entry_key, reason, raw_xml from raw_arxiv.papers_quarantine"))
@@ -311,12 +321,12 @@ def test_incomplete_window_is_refetched_next_run(tmp_path):
     expected = _world_ids(*SHORT)
     pipe = _pipeline(tmp_path)
     # every later page of the run comes back empty: only first pages (3 papers per month) arrive
-    pipe.run(arxiv_source(mode="sample", window=SHORT, page_size=3, now=NOW,
-                          sample_faults={"empty_later_pages": 1000}))
+    _run(pipe, window=SHORT, page_size=3, now=NOW,
+                          faults={"empty_later_pages": 1000})
     partial = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]
     done = pipe.state["sources"]["arxiv"]["done_windows"]
     assert partial < len(expected) and len(done) < 3
-    pipe.run(arxiv_source(mode="sample", window=SHORT, page_size=3, now=NOW))
+    _run(pipe, window=SHORT, page_size=3, now=NOW)
     assert _query(tmp_path, "select count(*), count(distinct arxiv_id) from raw_arxiv.papers")[0] == (
         len(expected), len(expected))
     assert len(pipe.state["sources"]["arxiv"]["done_windows"]) == 3
@@ -325,14 +335,14 @@ def test_incomplete_window_is_refetched_next_run(tmp_path):
 def test_open_window_is_not_marked_done(tmp_path):
     pipe = _pipeline(tmp_path)
     now = datetime(2025, 3, 2, tzinfo=timezone.utc)  # March has just begun
-    pipe.run(arxiv_source(mode="sample", window=(date(2025, 1, 1), date(2025, 3, 31)), now=now))
+    _run(pipe, window=(date(2025, 1, 1), date(2025, 3, 31)), now=now)
     assert pipe.state["sources"]["arxiv"]["done_windows"] == [
         "2025-01-01T00:00/2025-01-31T23:59"]  # February is within the settle period, March is open
 
 
 def test_paper_features_are_loaded_for_every_paper(tmp_path):
     pipe = _pipeline(tmp_path)
-    pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW))
+    _run(pipe, window=SHORT, now=NOW)
     n_papers = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]
     assert _query(tmp_path, "select count(*), count(distinct arxiv_id) from raw_arxiv.paper_features")[0] == (
         n_papers, n_papers)
@@ -347,14 +357,14 @@ def test_new_screener_version_refetches_and_rescreens_everything(tmp_path, monke
     import ingestion.screening as screening_mod
 
     pipe = _pipeline(tmp_path)
-    pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW))
+    _run(pipe, window=SHORT, now=NOW)
     with FakeArxiv() as fake:  # same version: only the recent-updates window is asked
-        pipe.run(arxiv_source(mode="sample", window=SHORT, base_url=fake.base_url, now=NOW))
+        _run(pipe, window=SHORT, base_url=fake.base_url, now=NOW)
         assert all("lastUpdatedDate" in r["search_query"] for r in fake.requests)
     monkeypatch.setattr(arxiv_mod, "SCREENER_VERSION", "test-next")
     monkeypatch.setattr(screening_mod, "SCREENER_VERSION", "test-next")
     with FakeArxiv() as fake:
-        pipe.run(arxiv_source(mode="sample", window=SHORT, base_url=fake.base_url, now=NOW))
+        _run(pipe, window=SHORT, base_url=fake.base_url, now=NOW)
         assert sum("submittedDate:[2025" in r["search_query"] and "lastUpdatedDate" not in r["search_query"]
                    for r in fake.requests) == 3
     n_papers = _query(tmp_path, "select count(*) from raw_arxiv.papers")[0][0]

@@ -12,7 +12,8 @@ import pytest
 from ingestion.arxiv import OaiClient, arxiv_source, oai_sets
 from ingestion.arxiv_parse import ArxivFeedError, MalformedEntry, parse_oai_page, parse_oai_record
 from ingestion.http import PoliteClient
-from ingestion.sample.fake_arxiv import FakeArxiv, Faults
+from worlds.sample.fake_arxiv import FakeArxiv, Faults
+from worlds.sample.serve import arxiv_world, serving_sample_arxiv
 
 NOW = datetime(2026, 10, 1, 12, tzinfo=timezone.utc)
 FETCHED = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -91,8 +92,9 @@ def _rows(tmp_path, name, table="papers"):
 
 
 def test_oai_backfill_loads_the_same_rows_as_the_query_api(tmp_path):
-    _pipeline(tmp_path, "q").run(arxiv_source(mode="sample", window=WINDOW, now=NOW))
-    _pipeline(tmp_path, "o").run(arxiv_source(mode="sample", window=WINDOW, now=NOW, harvest="oai"))
+    with serving_sample_arxiv() as world:
+        _pipeline(tmp_path, "q").run(arxiv_source(world=world, window=WINDOW, now=NOW))
+        _pipeline(tmp_path, "o").run(arxiv_source(world=world, window=WINDOW, now=NOW, harvest="oai"))
     assert len(_rows(tmp_path, "q")) > 80
     assert _rows(tmp_path, "o") == _rows(tmp_path, "q")
     assert _rows(tmp_path, "o", "paper_features") == _rows(tmp_path, "q", "paper_features")
@@ -100,16 +102,16 @@ def test_oai_backfill_loads_the_same_rows_as_the_query_api(tmp_path):
 
 def test_oai_runs_are_incremental_and_quarantine_bad_records(tmp_path):
     pipe = _pipeline(tmp_path, "o")
-    pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW, harvest="oai",
-                          sample_faults={"malformed_ids": ["2503.20783"], "oai_page_size": 50}))
+    with serving_sample_arxiv(malformed_ids=["2503.20783"], oai_page_size=50) as world:
+        pipe.run(arxiv_source(world=world, window=SHORT, now=NOW, harvest="oai"))
     assert pipe.state["sources"]["arxiv"]["oai_harvested_until"] == "2026-10-01"
     with duckdb.connect(str(tmp_path / "o.duckdb"), read_only=True) as con:
         assert con.sql("select entry_key, reason from raw_arxiv.papers_quarantine").fetchall() == [
             ("oai:arXiv.org:2503.20783", "unrecognised arXiv id 'broken id 2503.20783v2'")]
     bumped = NOW - timedelta(hours=2)
     with FakeArxiv(faults=Faults(version_bumps={"2503.14476": (3, bumped)})) as fake:
-        pipe.run(arxiv_source(mode="sample", window=SHORT, now=NOW + timedelta(days=1), harvest="oai",
-                              base_url=fake.base_url.replace("/api/query", "/oai2")))
+        pipe.run(arxiv_source(world=arxiv_world(fake.base_url), window=SHORT, now=NOW + timedelta(days=1),
+                              harvest="oai"))
         assert {r["from"] for r in fake.requests if "from" in r} == {"2026-10-01"}
     with duckdb.connect(str(tmp_path / "o.duckdb"), read_only=True) as con:
         assert con.sql("select latest_version, updated_at from raw_arxiv.papers where arxiv_id='2503.14476'"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 import duckdb
 
-from ingestion.sample.world import WINDOW_END, WINDOW_START, build_world
+from worlds.sample.world import WINDOW_END, WINDOW_START, build_world
 from tests.conftest import run_refresh
 
 RAW_TABLES = ["raw_arxiv.papers", "raw_git.commits", "raw_git.commit_files", "raw_git.commit_mentions",

@@ -21,10 +21,12 @@ import pytest
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, load_github
-from ingestion.sample.fake_arxiv import FakeArxiv
-from ingestion.sample.fake_github import running_fake_github
-from ingestion.sample.large_world import LargeWorld
-from ingestion.sample.world import build_world
+from worlds.sample.fake_arxiv import FakeArxiv
+from ingestion.world import World
+from worlds.large_world import LargeWorld
+from worlds.sample.fake_github import running_fake_github
+from worlds.sample.serve import arxiv_world, sample_world
+from worlds.sample.world import build_world
 from orchestration.warehouse import WarehouseBusy, write_lock
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +77,7 @@ class HookedArxiv(FakeArxiv):
 def load_arxiv(tmp: Path, fake: FakeArxiv, page_size: int = 100) -> None:
     with fake:
         pipeline(tmp, "arxiv", "raw_arxiv").run(
-            arxiv_source(mode="sample", base_url=fake.base_url, now=NOW, page_size=page_size))
+            arxiv_source(world=arxiv_world(fake.base_url), now=NOW, page_size=page_size))
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +158,7 @@ def gh_client(**kw) -> GitHubClient:
 
 
 def load_gh(tmp: Path, base: str) -> None:
-    load_github(pipeline(tmp, "github", "raw_github"), client=gh_client(), mode="sample", base_url=base)
+    load_github(pipeline(tmp, "github", "raw_github"), client=gh_client(), world=sample_world(github_api=base))
 
 
 def test_github_outage_mid_run_then_resume_matches_uninterrupted(tmp_path):
@@ -204,8 +206,8 @@ def test_github_odd_items_quarantined_or_loaded_whole(tmp_path):
         return item
 
     with running_fake_github(mutate_item=odd) as (base, _):
-        load_github(pipeline(tmp_path, "github", "raw_github"), client=gh_client(), mode="sample",
-                    base_url=base, frameworks=["trl"])
+        load_github(pipeline(tmp_path, "github", "raw_github"), client=gh_client(),
+                    world=sample_world(github_api=base), frameworks=["trl"])
     quarantined = dict(query(tmp_path, "select item_key, reason from raw_github.github_quarantine"))
     assert {str(absurd_date), str(no_updated)} <= set(quarantined), quarantined
     assert all(quarantined.values())
@@ -235,7 +237,7 @@ GIT_KEYS = {"raw_git.commits": "repo, sha, message", "raw_git.commit_files": "re
 
 def load_git(tmp: Path, remotes: Path, clones: Path) -> None:
     pipeline(tmp, "git_history", "raw_git").run(git_history_source(
-        mode="live", repos_dir=clones, remote_template=f"{remotes}/{{repo}}"))
+        world=World(repos_dir=clones, remote_template=f"{remotes}/{{repo}}")))
 
 
 def _remote_layout(world: LargeWorld, remotes: Path) -> None:
@@ -273,6 +275,7 @@ import os, signal, sys, threading, time
 from pathlib import Path
 import dlt
 from ingestion.git_history import git_history_source
+from ingestion.world import World
 tmp, remotes, clones = map(Path, sys.argv[1:4])
 kill = sys.argv[4] == "kill"
 
@@ -287,7 +290,7 @@ if kill:
     threading.Thread(target=watch, daemon=True).start()
 p = dlt.pipeline(pipeline_name="git_history", destination=dlt.destinations.duckdb(str(tmp / "w.duckdb")),
                  dataset_name="raw_git", pipelines_dir=str(tmp / "dlt"))
-p.run(git_history_source(mode="live", repos_dir=clones, remote_template=f"{remotes}/{{repo}}"))
+p.run(git_history_source(world=World(repos_dir=clones, remote_template=f"{remotes}/{{repo}}")))
 """
 
 
@@ -327,7 +330,7 @@ def test_git_absurd_dates_nul_and_long_lines_are_mined(tmp_path, monkeypatch):
     world = LargeWorld(scale=0.0012, frameworks=1)
     monkeypatch.setenv("RLTRACK_FRAMEWORKS_CSV", str(world.write_frameworks_csv(tmp_path / "fw.csv")))
     monkeypatch.setenv("RLTRACK_GIT_REPO_SYNTH00", str(repo))
-    pipeline(tmp_path, "git_history", "raw_git").run(git_history_source(mode="sample", repos_dir=tmp_path / "r"))
+    pipeline(tmp_path, "git_history", "raw_git").run(git_history_source(world=World.live()))
     years = sorted(y for (y,) in query(tmp_path, "select year(authored_at) from raw_git.commits"))
     assert years == [1970, 2025, 2100]
     assert query(tmp_path, "select value from raw_git.commit_mentions where kind = 'arxiv_id'") == [("2503.14476",)]

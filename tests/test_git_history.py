@@ -13,6 +13,7 @@ import pytest
 from ingestion import config
 from ingestion.git_history import classify_head_path, ensure_clone, git_history_source
 from ingestion.git_mining import MiningStats, mine_commits
+from ingestion.world import World
 
 FW = config.Framework("toy", "Toy", "toy-org/toy", (), "main", ("Toy",), ("toy.dev",), ("docs/",), True)
 
@@ -84,7 +85,7 @@ def counts(tmp_path: Path) -> dict[str, int]:
 def run(tmp_path: Path, repo: Repo, **kw):
     os.environ[f"RLTRACK_GIT_REPO_{FW.framework_id.upper()}"] = str(repo.path)
     try:
-        return make_pipeline(tmp_path).run(git_history_source(mode="live", frameworks=[FW], **kw))
+        return make_pipeline(tmp_path).run(git_history_source(world=World.live(), frameworks=[FW], **kw))
     finally:
         del os.environ[f"RLTRACK_GIT_REPO_{FW.framework_id.upper()}"]
 
@@ -313,8 +314,8 @@ def test_pydriller_engine_loads_the_same_rows(tmp_path):
 def test_live_mode_clones_from_remote_template_then_fetches(tmp_path):
     remote = Repo(tmp_path / "remotes" / "toy-org" / "toy")
     remote.commit("init", {"a.py": "x = 1\n"})
-    kw = dict(mode="live", frameworks=[FW], repos_dir=tmp_path / "cache",
-              remote_template=str(tmp_path / "remotes" / "{repo}"))
+    kw = dict(world=World(repos_dir=tmp_path / "cache", remote_template=str(tmp_path / "remotes" / "{repo}")),
+              frameworks=[FW])
     pipe = make_pipeline(tmp_path)
     pipe.run(git_history_source(**kw))
     assert (tmp_path / "cache" / "toy" / "HEAD").exists()  # a bare clone
@@ -402,7 +403,7 @@ def test_partial_repository_loads_with_a_quarantine_table_and_other_repositories
     os.environ.update(RLTRACK_GIT_REPO_OTHER=str(other.path), RLTRACK_GIT_REPO_TOY=str(r.path))
     try:
         for _ in range(2):  # a re-run changes nothing
-            make_pipeline(tmp_path).run(git_history_source(mode="live", frameworks=[FW, fw2]))
+            make_pipeline(tmp_path).run(git_history_source(world=World.live(), frameworks=[FW, fw2]))
     finally:
         del os.environ["RLTRACK_GIT_REPO_OTHER"], os.environ["RLTRACK_GIT_REPO_TOY"]
     con = duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True)

@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from ingestion.git_mining import mine_commits
-from ingestion.sample.git_repos import build_sample_repos
-from ingestion.sample.world import METHOD_TOKENS, build_world
+from worlds.sample.git_repos import build_sample_repos
+from worlds.sample.world import METHOD_TOKENS, build_world
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,9 @@ def test_sample_source_loads_and_reruns_idempotently(repos, tmp_path):
     import duckdb
 
     from ingestion.git_history import git_history_source
+    from worlds.sample.serve import sample_world
+
+    world = sample_world(repos=tuple((fw, str(path)) for fw, path in repos.items()))
 
     pipe = dlt.pipeline(pipeline_name="git_sample", destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
                         dataset_name="raw_git", pipelines_dir=str(tmp_path / "dlt"))
@@ -92,8 +95,8 @@ def test_sample_source_loads_and_reruns_idempotently(repos, tmp_path):
         finally:
             con.close()
 
-    pipe.run(git_history_source(mode="sample", repos_dir=repos["trl"].parent))
+    pipe.run(git_history_source(world=world))
     first = counts()
     assert first["commits"] > 250 and first["repo_files_at_head"] >= 20
-    pipe.run(git_history_source(mode="sample", repos_dir=repos["trl"].parent))
+    pipe.run(git_history_source(world=world))
     assert counts() == first

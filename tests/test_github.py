@@ -23,10 +23,11 @@ from ingestion.github import (
     load_github,
     thread_row,
 )
-from ingestion.sample.fake_github import _numeric_id, comments_json, running_fake_github, sample_repos
-from ingestion.sample.world import OBSERVATION_END, Comment, Thread, build_world
+from worlds.sample.fake_github import _numeric_id, comments_json, running_fake_github, sample_repos
+from worlds.sample.serve import sample_world, serving_sample_github
+from worlds.sample.world import OBSERVATION_END, Comment, Thread, build_world
 
-SAMPLE_IDS = [f.framework_id for f in config.frameworks(sample_only=True)]
+SAMPLE_IDS = [f.framework_id for f in config.frameworks() if f.in_sample]
 
 
 class FakeClock:
@@ -78,7 +79,8 @@ def snapshot(tmp_path: Path) -> set[tuple]:
 
 
 def test_sample_mode_loads_the_world_split_into_issues_and_prs_with_bots_flagged(tmp_path: Path) -> None:
-    make_pipeline(tmp_path).run(github_source(mode="sample"))
+    with serving_sample_github() as world:
+        make_pipeline(tmp_path).run(github_source(world=world))
     assert table_counts(tmp_path) == world_counts()
     # a merged PR keeps merged_at; issues are never PRs
     merged = rows(tmp_path, "select count(*) from raw_github.pull_requests where merged_at is not null")[0][0]
@@ -101,7 +103,7 @@ def test_link_paging_since_and_rerun_adds_no_duplicates(tmp_path: Path) -> None:
     with running_fake_github(clock=clock.now) as (base, state):
         client = client_for(clock, per_page=5)
         pipe = make_pipeline(tmp_path)
-        pipe.run(github_source(mode="sample", base_url=base, client=client))
+        pipe.run(github_source(world=sample_world(github_api=base), client=client))
         first_calls = list(state.calls)
         assert any("page=2" in c for c in first_calls)  # followed rel="next"
         assert table_counts(tmp_path) == world_counts()
@@ -109,24 +111,24 @@ def test_link_paging_since_and_rerun_adds_no_duplicates(tmp_path: Path) -> None:
         issue_pages = [c for c in first_calls if "/issues?" in c]
         assert len(issue_pages) == len(set(issue_pages))
         state.calls.clear()
-        pipe.run(github_source(mode="sample", base_url=base, client=client_for(clock, per_page=5)))
+        pipe.run(github_source(world=sample_world(github_api=base), client=client_for(clock, per_page=5)))
     assert table_counts(tmp_path) == world_counts()
     assert all("since=" in c for c in state.calls if "/issues" in c)
     cursors = pipe.state["sources"]["github"]["resources"]["issues"]["updated_since"]
-    assert set(cursors) == {f.repo for f in config.frameworks(sample_only=True)}
+    assert set(cursors) == {f.repo for f in config.frameworks() if f.in_sample}
 
 
 def test_new_reply_is_picked_up_incrementally(tmp_path: Path) -> None:
     repos, renames = sample_repos()
     pipe = make_pipeline(tmp_path)
     with running_fake_github(repos, renames) as (base, _):
-        pipe.run(github_source(mode="sample", base_url=base))
+        pipe.run(github_source(world=sample_world(github_api=base)))
     trl = repos["huggingface/trl"]
     t = trl[0]
     late = datetime.combine(OBSERVATION_END + timedelta(days=10), time(9), timezone.utc)  # after run 1
     trl[0] = Thread(**{**t.__dict__, "comments": (*t.comments, Comment("qgallouedec", "MEMBER", late, "Follow-up."))})
     with running_fake_github(repos, renames) as (base, state):
-        pipe.run(github_source(mode="sample", base_url=base))
+        pipe.run(github_source(world=sample_world(github_api=base)))
         assert any("since=" in c for c in state.calls)
     counts = world_counts()
     counts["comments"] += 1
@@ -136,7 +138,7 @@ def test_new_reply_is_picked_up_incrementally(tmp_path: Path) -> None:
 def test_short_primary_rate_limit_is_waited_out_without_hammering(tmp_path: Path) -> None:
     clock = FakeClock()
     with running_fake_github(clock=clock.now, rate_limit_at_call=3, rate_limit_reset_in_s=120) as (base, state):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
         limited = [c for c in state.calls]
     assert table_counts(tmp_path) == world_counts()
     assert max(clock.sleeps) >= 120  # waited until X-RateLimit-Reset
@@ -148,18 +150,19 @@ def test_long_rate_limit_stops_cleanly_and_next_run_resumes_without_gaps(tmp_pat
     pipe = make_pipeline(tmp_path)
     with running_fake_github(clock=clock.now, rate_limit_at_call=4, rate_limit_reset_in_s=3600) as (base, state):
         with pytest.raises(GitHubRateLimited, match="next run resumes"):
-            load_github(pipe, client=client_for(clock, per_page=4), mode="sample", base_url=base)
+            load_github(pipe, client=client_for(clock, per_page=4), world=sample_world(github_api=base))
         refused = sum(1 for _ in state.calls[3:])
     assert refused == 1  # stopped at the first refusal: never hammered
     assert clock.sleeps == [] or max(clock.sleeps) < 3600
     partial = table_counts(tmp_path)
     assert 0 < sum(partial.values()) < sum(world_counts().values())
     with running_fake_github() as (base, _):
-        load_github(pipe, client=client_for(clock, per_page=4), mode="sample", base_url=base)
+        load_github(pipe, client=client_for(clock, per_page=4), world=sample_world(github_api=base))
     clean = tmp_path / "clean"
     clean.mkdir()
     with running_fake_github() as (base, _):
-        load_github(make_pipeline(clean), client=client_for(clock, per_page=4), mode="sample", base_url=base)
+        load_github(make_pipeline(clean), client=client_for(clock, per_page=4),
+                    world=sample_world(github_api=base))
     assert snapshot(tmp_path) == snapshot(clean)
     assert table_counts(tmp_path) == world_counts()
 
@@ -171,7 +174,7 @@ def test_long_rate_limit_stops_cleanly_and_next_run_resumes_without_gaps(tmp_pat
 def test_retry_after_and_secondary_limit(tmp_path: Path, fault: dict, expected_sleeps: list) -> None:
     clock = FakeClock()
     with running_fake_github(clock=clock.now, **fault) as (base, _):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
     assert clock.sleeps == expected_sleeps
     assert table_counts(tmp_path) == world_counts()
 
@@ -179,7 +182,7 @@ def test_retry_after_and_secondary_limit(tmp_path: Path, fault: dict, expected_s
 def test_server_errors_are_retried(tmp_path: Path) -> None:
     clock = FakeClock()
     with running_fake_github(clock=clock.now, server_errors=3) as (base, state):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, client=client_for(clock)))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
     assert len(clock.sleeps) == 3
     assert table_counts(tmp_path) == world_counts()
 
@@ -192,7 +195,7 @@ def test_token_never_leaks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capl
     with running_fake_github(clock=clock.now, server_errors=1, secondary_limits=1) as (base, state):
         client = client_for(clock)
         pipe = make_pipeline(tmp_path)
-        pipe.run(github_source(mode="sample", base_url=base, client=client))
+        pipe.run(github_source(world=sample_world(github_api=base), client=client))
         assert state.authorized_calls == len(state.calls)  # the token was used
     assert secret not in caplog.text
     for f in (tmp_path / "dlt").rglob("*"):
@@ -213,7 +216,7 @@ def test_renamed_repo_is_not_refetched_and_separate_former_repo_is_kept(tmp_path
     repos, renames = sample_repos()
     assert renames == {"volcengine/verl": "verl-project/verl"}
     with running_fake_github(repos, renames) as (base, state):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["verl"]))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), frameworks=["verl"]))
         assert not any(c.startswith("/repos/volcengine/verl/issues") for c in state.calls)
     old = Thread("verl", 7, "issue", "Old repo issue", "from before the move", "lab-intern", "NONE",
                  build_world().threads[0].created_at, "closed", "completed",
@@ -221,14 +224,14 @@ def test_renamed_repo_is_not_refetched_and_separate_former_repo_is_kept(tmp_path
     separate = tmp_path / "separate"
     separate.mkdir()
     with running_fake_github({**repos, "volcengine/verl": [old]}, {}) as (base, _):
-        make_pipeline(separate).run(github_source(mode="sample", base_url=base, frameworks=["verl"]))
+        make_pipeline(separate).run(github_source(world=sample_world(github_api=base), frameworks=["verl"]))
     got = rows(separate, "select framework_id, repo from raw_github.issues where number = 7")
     assert got == [("verl", "volcengine/verl")]
 
 
 def test_merged_at_falls_back_to_pulls_endpoint(tmp_path: Path) -> None:
     with running_fake_github(omit_merged_at=True) as (base, state):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["slime"]))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), frameworks=["slime"]))
         assert any("/pulls/" in c for c in state.calls)
     merged = rows(tmp_path, "select count(*) from raw_github.pull_requests where merged_at is not null")[0][0]
     assert merged == sum(1 for t in build_world().threads if t.framework == "slime" and t.merged_at)
@@ -246,7 +249,7 @@ def test_malformed_items_are_quarantined_not_fatal(tmp_path: Path) -> None:
         return item
 
     with running_fake_github(mutate_item=corrupt) as (base, _):
-        make_pipeline(tmp_path).run(github_source(mode="sample", base_url=base, frameworks=["trl"]))
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), frameworks=["trl"]))
     reasons = rows(tmp_path, "select resource, reason from raw_github.github_quarantine order by 1, 2")
     assert ("issues", "missing created_at") in reasons
     assert any(r[0] == "issues" and r[1].startswith("unparseable created_at") for r in reasons)
@@ -302,7 +305,8 @@ def test_used_up_budget_on_a_success_waits_before_the_next_call() -> None:
 def test_missing_repo_is_skipped_and_reported_after_loading_the_rest(tmp_path: Path) -> None:
     with running_fake_github() as (base, _):
         with pytest.raises(GitHubError, match="NVIDIA-NeMo/RL"):
-            load_github(make_pipeline(tmp_path), mode="sample", base_url=base, frameworks=["slime", "nemo_rl"])
+            load_github(make_pipeline(tmp_path), world=sample_world(github_api=base),
+                        frameworks=["slime", "nemo_rl"])
     slime = sum(1 for t in build_world().threads if t.framework == "slime" and t.kind == "issue")
     assert rows(tmp_path, "select count(*) from raw_github.issues where framework_id = 'slime'") == [(slime,)]
 

@@ -12,7 +12,8 @@ from ingestion import config
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, github_source
-from ingestion.sample.large_world import (
+from ingestion.world import World
+from worlds.large_world import (
     BENCH_NOW,
     COMMENTS_PER_THREAD_CYCLE,
     LargeWorld,
@@ -20,6 +21,7 @@ from ingestion.sample.large_world import (
     serve_large_arxiv,
     serve_large_github,
 )
+from worlds.sample.serve import arxiv_world
 
 TINY = 0.002  # 200 papers, 20 commits per framework, 160 threads
 
@@ -75,16 +77,16 @@ def _pipeline(tmp: Path, name: str, dataset: str) -> dlt.Pipeline:
 def test_sources_load_the_world_in_its_real_formats(tmp_path, monkeypatch):
     world = LargeWorld(TINY, frameworks=2)
     monkeypatch.setenv("RLTRACK_FRAMEWORKS_CSV", str(world.write_frameworks_csv(tmp_path / "fw.csv")))
-    assert [f.framework_id for f in config.frameworks(sample_only=True)] == ["synth00", "synth01"]
-    for fw, path in world.build_repos(tmp_path / "repos").items():
-        monkeypatch.setenv(f"RLTRACK_GIT_REPO_{fw.upper()}", str(path))
+    assert [f.framework_id for f in config.frameworks() if f.in_sample] == ["synth00", "synth01"]
+    repos = tuple((fw, str(path)) for fw, path in world.build_repos(tmp_path / "repos").items())
     with serve_large_arxiv(world) as url:
-        _pipeline(tmp_path, "arxiv", "raw_arxiv").run(arxiv_source(mode="sample", base_url=url, now=BENCH_NOW))
+        _pipeline(tmp_path, "arxiv", "raw_arxiv").run(arxiv_source(world=arxiv_world(url), now=BENCH_NOW))
     with serve_large_github(world) as url:
         client = GitHubClient(url, min_interval_s=0.0, sleep=lambda s: None)
-        _pipeline(tmp_path, "github", "raw_github").run(github_source(mode="sample", base_url=url, client=client))
+        _pipeline(tmp_path, "github", "raw_github").run(github_source(world=World.loopback("large", github_api=url),
+                                                                      client=client))
     assert client.errors == [] and client.stop_reason is None  # the renamed repo answers 301, not 404
-    _pipeline(tmp_path, "git", "raw_git").run(git_history_source(mode="sample", repos_dir=tmp_path / "unused"))
+    _pipeline(tmp_path, "git", "raw_git").run(git_history_source(world=World.loopback("large", repos=repos)))
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         def count(table: str) -> int:
             return con.execute(f"select count(*) from {table}").fetchone()[0]

@@ -99,7 +99,7 @@ def test_contribution_rules_on_the_sample(con):
 
 
 def test_contribution_rules_fallback_reads_head_files():
-    from ingestion.sample.git_repos import CONTRIBUTING
+    from worlds.sample.git_repos import CONTRIBUTING
 
     con = duckdb.connect(":memory:")
     con.execute("create schema raw_git")

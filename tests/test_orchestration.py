@@ -218,14 +218,13 @@ def test_passing_expectation_lets_downstream_run(tmp_warehouse):
 
 # --- GitHub rate limits ------------------------------------------------------------------------
 def test_github_rate_limit_fails_the_step_after_loading_what_was_fetched(tmp_warehouse, monkeypatch):
-    from ingestion.sample.fake_github import running_fake_github
     from orchestration.assets.raw import github_raw
+    from orchestration.world import serving
+    from worlds.sample.serve import serving_sample_github
 
     gh_defs = dg.Definitions(assets=[github_raw], resources=defs.resources)
     job = gh_defs.resolve_implicit_global_asset_job_def()
-    with running_fake_github(rate_limit_at_call=6, rate_limit_reset_in_s=3600) as (base_url, _state):
-        monkeypatch.setenv("RLTRACK_GITHUB_API", base_url)
-        monkeypatch.setenv("RLTRACK_MODE", "sample")
+    with serving_sample_github(rate_limit_at_call=6, rate_limit_reset_in_s=3600) as world, serving(world):
         result = job.execute_in_process(raise_on_error=False, run_config={
             "ops": {"load_github": {"config": {"max_rate_wait_s": 0.0}}}})
     assert not result.success
@@ -269,7 +268,7 @@ def test_github_per_framework_load_then_full_refresh(tmp_warehouse, monkeypatch)
     from orchestration.assets.raw import github_raw
 
     monkeypatch.setenv("RLTRACK_MODE", "sample")
-    sample_ids = sorted(f.framework_id for f in config.frameworks(sample_only=True))
+    sample_ids = sorted(f.framework_id for f in config.frameworks() if f.in_sample)
     job = dg.Definitions(assets=[github_raw], resources=defs.resources).resolve_implicit_global_asset_job_def()
     instance = dg.DagsterInstance.ephemeral()
 

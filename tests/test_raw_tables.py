@@ -18,11 +18,13 @@ from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, github_source
 from ingestion.pipelines import create_declared_tables, declared_tables
-from ingestion.sample.fake_github import running_fake_github
-from ingestion.sample.loopback import serve_on_loopback
 from ingestion.tech_reports import tech_reports_source
+from ingestion.world import World
 from tests.test_git_history import Repo
 from tests.test_tech_reports_faults import FakeArxivWeb
+from worlds.loopback import serve_on_loopback
+from worlds.sample.fake_github import running_fake_github
+from worlds.sample.serve import sample_world, serving_sample_arxiv
 
 STAGING = config.REPO_ROOT / "dbt_project" / "models" / "staging"
 
@@ -58,22 +60,23 @@ def load_nothing_then_check(tmp_path: Path, name: str, dataset: str, source) -> 
 
 
 def test_arxiv_window_without_papers(tmp_path: Path) -> None:
-    source = arxiv_source(mode="sample", window=(date(2019, 1, 1), date(2019, 1, 31)),
-                          now=datetime(2019, 6, 1, tzinfo=timezone.utc))
-    load_nothing_then_check(tmp_path, "arxiv", "raw_arxiv", source)
+    with serving_sample_arxiv() as world:
+        source = arxiv_source(world=world, window=(date(2019, 1, 1), date(2019, 1, 31)),
+                              now=datetime(2019, 6, 1, tzinfo=timezone.utc))
+        load_nothing_then_check(tmp_path, "arxiv", "raw_arxiv", source)
 
 
 def test_git_repository_without_commits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fw = config.Framework("toy", "Toy", "toy-org/toy", (), "main", ("Toy",), ("toy.dev",), ("docs/",), True)
     repo = Repo(tmp_path / "r")
     monkeypatch.setenv("RLTRACK_GIT_REPO_TOY", str(repo.path))
-    load_nothing_then_check(tmp_path, "git", "raw_git", git_history_source(mode="live", frameworks=[fw]))
+    load_nothing_then_check(tmp_path, "git", "raw_git", git_history_source(world=World.live(), frameworks=[fw]))
     # the first commit then loads into the tables created empty, as into tables dlt made
     repo.commit("feat: gspo", {"a.py": "loss = 'gspo'\n"})
     pipe = dlt.pipeline(pipeline_name="empty_git", dataset_name="raw_git", pipelines_dir=str(tmp_path / "dlt"),
                         destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")))
     for _ in range(2):
-        pipe.run(git_history_source(mode="live", frameworks=[fw]))
+        pipe.run(git_history_source(world=World.live(), frameworks=[fw]))
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         assert con.sql("select count(*) from raw_git.commits").fetchall() == [(1,)]
         assert con.sql("select location from raw_git.commit_mentions where value = 'gspo' order by 1").fetchall() == [
@@ -81,11 +84,11 @@ def test_git_repository_without_commits(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_github_repository_without_threads(tmp_path: Path) -> None:
-    trl = next(f for f in config.frameworks(sample_only=True) if f.framework_id == "trl")
+    trl = next(f for f in config.frameworks() if f.framework_id == "trl")
     with running_fake_github({trl.repo: []}, {}) as (base, _):
         client = GitHubClient(base, min_interval_s=0.0)
         load_nothing_then_check(tmp_path, "github", "raw_github",
-                                github_source(mode="sample", base_url=base, client=client, frameworks=["trl"]))
+                                github_source(world=sample_world(github_api=base), client=client, frameworks=["trl"]))
 
 
 def test_tech_reports_whose_pages_are_all_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,5 +100,5 @@ def test_tech_reports_whose_pages_are_all_missing(tmp_path: Path, monkeypatch: p
     fake = FakeArxivWeb()  # every page a 404
     with serve_on_loopback(fake.handler(), "fake-arxiv-404") as base_url:
         load_nothing_then_check(tmp_path, "reports", "raw_reports",
-                                tech_reports_source(mode="live", base_url=base_url, min_interval_s=0))
+                                tech_reports_source(world=World.loopback("404", arxiv_web=base_url)))
     assert fake.requests  # the pages were asked for

@@ -5,7 +5,7 @@ from ingestion import config
 
 
 def test_renamed_repositories_carry_their_current_name_and_former_names() -> None:
-    registry = {f.framework_id: f for f in config.frameworks(sample_only=False)}
+    registry = {f.framework_id: f for f in config.frameworks()}
     # renames recorded on GitHub (old name redirects to the new one)
     assert registry["areal"].repo == "areal-project/AReaL"
     assert "inclusionAI/AReaL" in registry["areal"].former_repos
@@ -14,6 +14,6 @@ def test_renamed_repositories_carry_their_current_name_and_former_names() -> Non
 
 
 def test_no_name_is_both_current_and_former_or_claimed_twice() -> None:
-    names = [n.lower() for f in config.frameworks(sample_only=False) for n in f.all_repos]
+    names = [n.lower() for f in config.frameworks() for n in f.all_repos]
     assert len(names) == len(set(names))
     assert all(n.count("/") == 1 and " " not in n for n in names)

@@ -28,11 +28,11 @@ metrics_mod = importlib.util.module_from_spec(_spec)
 sys.modules["screening_metrics"] = metrics_mod  # dataclasses look their module up
 _spec.loader.exec_module(metrics_mod)
 
-REGISTRY = config.frameworks(sample_only=False)
+REGISTRY = config.frameworks()
 
 
 def test_labelled_set_is_large_and_covers_every_kind():
-    from ingestion.sample.labelled_papers import LABELLED
+    from worlds.sample.labelled_papers import LABELLED
 
     assert len(LABELLED) >= 150
     assert {r.kind for r in LABELLED} == set(metrics_mod.KINDS)

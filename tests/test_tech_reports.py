@@ -10,8 +10,9 @@ import duckdb
 import pytest
 
 from ingestion.http import PoliteClient
-from ingestion.sample.report_texts import ABS_ONLY, COLLISIONS, serve_sample_arxiv_web
-from ingestion.sample.world import METHOD_TOKENS, REAL_METHODS, REPORTS
+from worlds.sample.report_texts import ABS_ONLY, COLLISIONS, serve_sample_arxiv_web
+from worlds.sample.serve import sample_world, write_reports_csv
+from worlds.sample.world import METHOD_TOKENS, REAL_METHODS, REPORTS
 from ingestion.tech_reports import (
     abstract_from_abs_page,
     catalogue,
@@ -95,8 +96,10 @@ def test_fetch_uses_html_then_falls_back_to_abstract_and_retries() -> None:
 def test_sample_source_finds_exactly_each_reports_methods(tmp_path: Path) -> None:
     pipe = dlt.pipeline(pipeline_name="tech_reports", destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
                         dataset_name="raw_reports", pipelines_dir=str(tmp_path / "dlt"))
-    pipe.run(tech_reports_source(mode="sample"))
-    pipe.run(tech_reports_source(mode="sample"))  # rerun: merges, no duplicates
+    with serve_sample_arxiv_web() as web:
+        world = sample_world(arxiv_web=web, reports_csv=write_reports_csv(tmp_path / "reports.csv"))
+        pipe.run(tech_reports_source(world=world))
+        pipe.run(tech_reports_source(world=world))  # rerun: merges, no duplicates
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         got = con.sql("select arxiv_id, method_name, occurrences from raw_reports.report_mentions").fetchall()
         reports = con.sql("select arxiv_id, text_chars, text_source, released_at from raw_reports.reports").fetchall()

@@ -21,9 +21,11 @@ import duckdb
 import pytest
 
 from ingestion import tech_reports
+from ingestion import world as world_module
 from ingestion.http import PoliteClient
-from ingestion.sample.loopback import serve_on_loopback
 from ingestion.tech_reports import canonical_arxiv_id, seed_reports, tech_reports_source
+from ingestion.world import World
+from worlds.loopback import serve_on_loopback
 
 FILLER = "We describe the data mixture, the training schedule and the evaluation suite in detail. " * 4
 ATTEMPTS = PoliteClient().max_retries + 1  # requests the client makes for one URL before giving up
@@ -132,7 +134,7 @@ def web() -> Iterator[FakeArxivWeb]:
 @pytest.fixture(autouse=True)
 def no_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     """Retries without waiting (the retry count is unchanged), so failing servers cost no time."""
-    monkeypatch.setattr(tech_reports, "PoliteClient", functools.partial(PoliteClient, sleep=lambda _s: None))
+    monkeypatch.setattr(world_module, "PoliteClient", functools.partial(PoliteClient, sleep=lambda _s: None))
 
 
 @pytest.fixture()
@@ -156,7 +158,7 @@ def load(tmp_path: Path, web: FakeArxivWeb) -> dict[str, list[tuple]]:
     pipe = dlt.pipeline(pipeline_name="tech_reports_faults", dataset_name="raw_reports",
                         destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
                         pipelines_dir=str(tmp_path / "dlt"))
-    pipe.run(tech_reports_source(mode="live", base_url=web.base_url, min_interval_s=0))
+    pipe.run(tech_reports_source(world=World.loopback("faults", arxiv_web=web.base_url)))
     return tables(tmp_path)
 
 

@@ -39,7 +39,11 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, terms: list[str], ridge: float = 
         p = 1.0 / (1.0 + np.exp(-design @ beta))
         w = p * (1.0 - p)
         hessian = design.T @ (design * w[:, None]) + penalty
-        step = np.linalg.solve(hessian, design.T @ (y - p) - penalty @ beta)
+        gradient = design.T @ (y - p) - penalty @ beta
+        try:
+            step = np.linalg.solve(hessian, gradient)
+        except np.linalg.LinAlgError:  # a handful of papers (a small world): least squares step
+            step = np.linalg.lstsq(hessian, gradient, rcond=None)[0]
         beta += step
         if np.max(np.abs(step)) < tol:
             break

@@ -12,7 +12,6 @@ so the `frameworks` config gives the useful part (re-load one repository, leave 
 """
 
 
-import os
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,13 +24,13 @@ from dagster_dlt import DagsterDltResource, DagsterDltTranslator, dlt_assets
 from dagster_dlt.translator import DltResourceTranslatorData
 from dlt.extract.source import DltSource
 
-from ingestion.config import source_mode
 from ingestion.arxiv import arxiv_source
 from ingestion.git_history import git_history_source
-from ingestion.github import GitHubClient, github_source
+from ingestion.github import GitHubClient, client_for, github_source
 from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
 from ingestion.tech_reports import tech_reports_source
 from orchestration.warehouse import write_lock
+from orchestration.world import run_world
 
 WRITER_POOL = "duckdb_writer"
 OWNER = "team:data-platform"
@@ -161,11 +160,11 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.As
         _check_config(context, source_name, config)
         kwargs: dict[str, Any] = {"frameworks": config.frameworks} if config.frameworks else {}
         run_kwargs = {"refresh": "drop_sources"} if config.full_refresh else {}
-        # A fresh source and pipeline per run pick up the current mode and warehouse path; the
+        # A fresh source and pipeline per run pick up the current world and warehouse path; the
         # pipeline's local folder is shared by runs, so it is only touched under the lock.
-        with write_lock():
+        with write_lock(), run_world() as world:
             pipeline = make_pipeline(source_name)
-            source = make_source(**kwargs)
+            source = make_source(world=world, **kwargs)
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
             create_declared_tables(pipeline, source)
             yield from _with_counts(results, pipeline, context)
@@ -188,14 +187,10 @@ def github_assets() -> dg.AssetsDefinition:
     )
     def load_github(context: AssetExecutionContext, dlt: DagsterDltResource, config: GitHubLoadConfig):
         _check_config(context, "github", config)
-        mode = source_mode()
-        client = GitHubClient(max_rate_wait_s=config.max_rate_wait_s,
-                              min_interval_s=0.0 if mode == "sample" else 0.5)
-        # RLTRACK_GITHUB_API (a GitHub Enterprise or test server) wins in both modes
-        source = github_source(mode=mode, client=client, frameworks=config.frameworks,
-                               base_url=os.environ.get("RLTRACK_GITHUB_API") or None)
         run_kwargs = {"refresh": "drop_sources"} if config.full_refresh else {}
-        with write_lock():
+        with write_lock(), run_world() as world:
+            client = client_for(world, max_rate_wait_s=config.max_rate_wait_s)
+            source = github_source(world=world, client=client, frameworks=config.frameworks)
             pipeline = make_pipeline("github")
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
             create_declared_tables(pipeline, source)

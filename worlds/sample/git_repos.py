@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ingestion.sample.world import SAMPLE_FRAMEWORKS, Adoption, build_world
+from worlds.sample.world import SAMPLE_FRAMEWORKS, Adoption, build_world
 
 GENERATOR_VERSION = "3"
 _HASH_FILE = "rltrack-sample-inputs"

@@ -20,8 +20,8 @@ from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from ingestion import config
-from ingestion.sample.loopback import serve_on_loopback
-from ingestion.sample.world import Thread, build_world
+from worlds.loopback import serve_on_loopback
+from worlds.sample.world import Thread, build_world
 
 RATE_LIMIT = 5000
 
@@ -291,7 +291,7 @@ def sample_repos() -> tuple[dict[str, list[Thread]], dict[str, str]]:
     world = build_world()
     repos: dict[str, list[Thread]] = {}
     renames: dict[str, str] = {}
-    for fw in config.frameworks(sample_only=True):
+    for fw in (f for f in config.frameworks() if f.in_sample):
         repos[fw.repo] = [t for t in world.threads if t.framework == fw.framework_id]
         for former in fw.former_repos:
             renames[former] = fw.repo

@@ -15,8 +15,8 @@ world's papers with a query cache (the fake otherwise filters every paper per pa
 `serve_large_github` runs the fake GitHub over this world's threads with the item lists cached per
 query. `write_frameworks_csv` writes the registry to point `RLTRACK_FRAMEWORKS_CSV` at.
 
-CLI: `python -m ingestion.sample.large_world build --scale 0.01 --out DIR [--grown]` (repos + csv),
-`python -m ingestion.sample.large_world serve --scale 0.01 [--grown]` (prints the two base URLs as
+CLI: `python -m worlds.large_world build --scale 0.01 --out DIR [--grown]` (repos + csv),
+`python -m worlds.large_world serve --scale 0.01 [--grown]` (prints the two base URLs as
 JSON on one line, then serves until stdin closes).
 """
 
@@ -39,8 +39,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ingestion.github import PER_PAGE as GITHUB_PER_PAGE
-from ingestion.sample.loopback import serve_on_loopback
-from ingestion.sample.world import Comment, Paper, Thread
+from worlds.loopback import serve_on_loopback
+from worlds.sample.world import Comment, Paper, Thread
 
 GENERATOR_VERSION = "1"
 SEED = 9_2026
@@ -327,7 +327,7 @@ class LargeWorld:
 @contextmanager
 def serve_large_arxiv(world: LargeWorld) -> Iterator[str]:
     """The fake arXiv API over `world.papers` (query results cached per query); yields its base URL."""
-    from ingestion.sample.fake_arxiv import FakeArxiv
+    from worlds.sample.fake_arxiv import FakeArxiv
 
     cache: dict[tuple[str, str, str], list[Paper]] = {}
 
@@ -356,7 +356,7 @@ def serve_large_github(world: LargeWorld) -> Iterator[str]:
     """The fake GitHub over `world.github_repos`, item lists cached per listing; yields its base URL."""
     from urllib.parse import parse_qs, urlsplit
 
-    from ingestion.sample import fake_github as fg
+    from worlds.sample import fake_github as fg
 
     renames = {f.former_repo: f.repo for f in world.frameworks if f.former_repo}
     state = fg.FakeGitHubState(repos=world.github_repos, renames=renames, faults=fg.Faults(), clock=time.time)
@@ -418,13 +418,20 @@ def main(argv: list[str] | None = None) -> int:
     world = LargeWorld(args.scale, args.frameworks, args.grown)
     if args.command == "build":
         out = args.out or Path("large_world")
+        from worlds.sample.serve import write_reports_csv
+
         world.write_frameworks_csv(out / "frameworks.csv")
+        write_reports_csv(out / "tech_reports.csv")
         world.build_repos(out / "repos")
         print(json.dumps({"frameworks_csv": str(out / "frameworks.csv"), "repos": str(out / "repos")}))
         return 0
     _ = world.papers, world.github_repos  # render up front so the first request is not slow
-    with serve_large_arxiv(world) as arxiv_url, serve_large_github(world) as github_url:
-        print(json.dumps({"arxiv": arxiv_url, "github": github_url}), flush=True)
+    from worlds.sample.report_texts import serve_sample_arxiv_web
+
+    # technical reports: the sample's (their list is written by `build`)
+    with serve_large_arxiv(world) as arxiv_url, serve_large_github(world) as github_url, \
+            serve_sample_arxiv_web() as web_url:
+        print(json.dumps({"arxiv": arxiv_url, "github": github_url, "arxiv_web": web_url}), flush=True)
         sys.stdin.read()  # serve until the parent closes our stdin
     return 0
 

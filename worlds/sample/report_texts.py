@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 
-from ingestion.sample.loopback import serve_on_loopback
-from ingestion.sample.world import REPORTS, Report
+from worlds.loopback import serve_on_loopback
+from worlds.sample.world import REPORTS, Report
 
 # How each method is named in the sample texts (several forms, chosen by position).
 _FORMS: dict[str, tuple[str, ...]] = {
