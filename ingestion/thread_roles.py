@@ -114,8 +114,9 @@ _QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|
 # a training or run that fails
 _FAILURE = _rx(
     r"\bnan\b|\bnans\b|\binf(?:inity)?\b(?= loss|\s+(?:in|values?|grad))|(?:loss|grad(?:_| )?norm|reward|"
-    r"logits?|advantages?)\w*\s+(?:\w+\s+){0,3}?(?:is|are|becomes?|became|goes|went|turns?|=|to)\s+"
-    r"(?:nan|inf|0(?:\.0+)?\b|zero)|out of memory|\boom\b|cuda error|\bcrash(?:es|ed|ing)?\b|"
+    r"logits?|advantages?)\w*\s*(?:(?:\w+\s+){0,3}?(?:is|are|becomes?|became|goes|went|turns?|stays?|remains?|"
+    r"to)\s+|=\s*)(?:nan|inf|0(?:\.0+)?\b|zero)|(?:reward|loss|entropy|grad\w*|output)s?\s+(?:is\s+)?abnormal|"
+    r"(?:奖励|损失|loss|reward|输出)\S{0,6}异常|out of memory|\boom\b|cuda error|\bcrash(?:es|ed|ing)?\b|"
     r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bdeadlock|\bfreez(?:e|es|ing)\b|\bdiverg(?:e|es|ed|ence|ing)\b|"
     r"\bcollaps(?:e|es|ed|ing)\b|\bexplod(?:e|es|ed|ing)\b|\bgarbled?\b|\bgibberish\b|!!!!|"
     r"\b(?:reward|accuracy|score|performance)s?\b[^.\n]{0,40}?\b(?:drops?|dropped|decreas\w*|falls?|fell|"
