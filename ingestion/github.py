@@ -443,12 +443,13 @@ _COMMENT_COLUMNS = {
 }
 _REVIEW_COMMENT_COLUMNS = {
     **{k: dict(v) for k, v in _COMMENT_COLUMNS.items() if k != "issue_number"},
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
     "pull_number": {"data_type": "bigint"}, "review_id": {"data_type": "bigint"},
     "in_reply_to_id": {"data_type": "bigint"}, "path": {"data_type": "text"},
 }
 _REVIEW_COLUMNS = {
-    "id": {"data_type": "bigint", "nullable": False}, "pull_number": {"data_type": "bigint"},
-    "state": {"data_type": "text"}, "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
+    "id": {"data_type": "bigint", "nullable": False}, "framework_id": {"data_type": "text"},
+    "repo": {"data_type": "text"}, "pull_number": {"data_type": "bigint"}, "state": {"data_type": "text"}, "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
     "body": {"data_type": "text"}, "submitted_at": _ts(), "is_bot": {"data_type": "bool"},
 }
 
@@ -651,11 +652,13 @@ def github_source(
     @dlt.resource(name="review_comments", primary_key="id", write_disposition="merge",
                   columns=_REVIEW_COMMENT_COLUMNS)
     def review_comments() -> Iterator[Any]:
+        yield dlt.mark.materialize_table_schema()  # the table exists even for repos without reviews
         yield from _reply_stream(endpoint, fws, "review_comments", "/pulls/comments", review_comment_row)
 
     @dlt.transformer(data_from=pull_requests, name="reviews", primary_key="id", write_disposition="merge",
                      columns=_REVIEW_COLUMNS)
     def reviews(items: Any) -> Iterator[Any]:
+        yield dlt.mark.materialize_table_schema()
         yield from _review_stream(endpoint, items)
 
     return issues, pull_requests, comments, review_comments, reviews
