@@ -652,13 +652,11 @@ def github_source(
     @dlt.resource(name="review_comments", primary_key="id", write_disposition="merge",
                   columns=_REVIEW_COMMENT_COLUMNS)
     def review_comments() -> Iterator[Any]:
-        yield dlt.mark.materialize_table_schema()  # the table exists even for repos without reviews
         yield from _reply_stream(endpoint, fws, "review_comments", "/pulls/comments", review_comment_row)
 
     @dlt.transformer(data_from=pull_requests, name="reviews", primary_key="id", write_disposition="merge",
                      columns=_REVIEW_COLUMNS)
     def reviews(items: Any) -> Iterator[Any]:
-        yield dlt.mark.materialize_table_schema()
         yield from _review_stream(endpoint, items)
 
     return issues, pull_requests, comments, review_comments, reviews
