@@ -14,6 +14,11 @@ project (maintainer_logins_seen); the warehouse itself uses author_association.
 
 Run: python scripts/thread_metrics.py --truth ../shared/truth/thread_labels_dev.csv \\
         --cache data/real_world/threads [--errors]
+
+Measured (66 of the 90 dev threads cached; the rules were written reading 62 of them, the other 4
+were read only after the rules were frozen and all 4 came out right): proposal-vs-not precision
+1.000, recall 1.000 (47 proposals); failures 7/8 as failure_report; first maintainer reply within
+a day of the truth 0.62 from issue comments alone, 0.88 with PR reviews and review comments.
 """
 
 from __future__ import annotations
