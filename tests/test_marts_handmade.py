@@ -247,6 +247,9 @@ def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
                 "'' as body, ? as _dlt_load_id) from raw_github.issues where number = 7", [newer])
     con.execute("insert into raw_github.comments values ('verl', 'verl', 501, 5, 'maintainer', 'MEMBER', 'Answered', "
                 "'2025-03-02 00:00:00+00', '2025-03-02 00:00:00+00', false, ?, 'c1')", [newer])
+    # and a late approving review on the pull request (a review touches its thread like a comment)
+    con.execute("insert into raw_github.reviews values ('verl', 'verl', 3, 10, 'APPROVED', 'lead', 'OWNER', null, "
+                "'2025-03-04 12:00:00+00', false, ?, 'r3')", [newer])
     con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")  # what a refresh runs
 
@@ -266,6 +269,8 @@ def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
     con = duckdb.connect(str(warehouse), read_only=True)
     assert con.execute("select replies, maintainer_replies from intermediate.int_threads__unified "
                        "where thread_id = 'verl#5'").fetchone() == (1, 1)
+    assert con.execute("select replies, review_replies from intermediate.int_threads__unified "
+                       "where thread_id = 'verl#10'").fetchone() == (3, 3)
     con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh",
          "-s", "int_threads__unified+")
