@@ -103,7 +103,7 @@ _ASK_SUPPORT = _rx(
     r"\b(?:will|would|could|can) (?:you|we|it|this|they|the (?:team|maintainers)) (?:\w+\s+){0,2}?"
     r"(?:support|add|implement|include|integrate|release)\b|"
     r"是否(?:支持|考虑|会)|会支持|希望.{0,20}(?:支持|加入|添加|增加)|计划")
-_ASKS_IF_SUPPORTED = _rx(r"\b(?:does|do|is|are|will|can)\s+(?:\w+\s+){0,3}?(?:support(?:s|ed)?)\b|"
+_ASKS_IF_SUPPORTED = _rx(r"\b(?:does|do|is|are|will|can)\s+(?:(?!not\b)\w+\s+){0,3}?(?:support(?:s|ed)?)\b|"
                          r"支持.{0,20}[吗么？?]")
 # issue-template headings (GitHub issue forms of HF, verl, slime and most projects)
 _PROPOSAL_TEMPLATE = _rx(r"^#{1,6}\s*(?:feature request|method description|motivation|your contribution|"
@@ -126,7 +126,8 @@ _FAILURE = _rx(
 _ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
 _BUG = _rx(r"\bbugs?\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
            r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"
-           r"\bfailed\b|\bunexpected\b|\bregression\b")
+           r"\bfailed\b|\bunexpected\b|\bregression\b|\bnot (?:be )?supported\b|\bunsupported\b|"
+           r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持")
 _QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|does|do|did|can|could|should|would)\b|"
                 r"\[\s*question\s*\]|\bquestion\b|请问|问题|疑问|为什么|如何|怎么|[吗么呢]\s*[？?]?\s*$")
 
@@ -172,7 +173,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
     if m := _FEATURE_TAG.search(title):
         return "proposal", f"issue tagged {_cue(m)!r}"
     title_failure = _FAILURE.search(title)
-    if (m := _FEATURE_VERB.search(core)) and not title_failure and not _BUG.search(core):
+    if (m := _FEATURE_VERB.search(core)) and not (title_failure or _BUG.search(core) or _ERROR.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
         return "failure_report", f"title reports a failure: {_cue(title_failure)!r}"
@@ -197,7 +198,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "question", f"question template or label: {heading or label!r}"
     if m := _QUESTION.search(title):
         return "question", f"title asks: {_cue(m)!r}"
-    if m := _ERROR.search(prose) or _ERROR.search(code):
+    if m := _ERROR.search(title) or _ERROR.search(prose) or _ERROR.search(code):
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := _QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"

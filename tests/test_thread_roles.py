@@ -60,6 +60,10 @@ CASES = [
      "bug_report"),
     ("The trainer's loss is inconsistent with the paper", BUG_TEMPLATE, "issue", (), "bug_report"),
     ("Typo in the ZZPO recipe README", "", "issue", (), "bug_report"),
+    # a feature verb in a title that reports a defect is not an ask
+    ("Error when adding special tokens to the ZZPO trainer", "", "issue", (), "bug_report"),
+    ("ZZPO with LoRA is not supported", "", "issue", (), "bug_report"),
+    ("Cannot enable flash attention with ZZPO", "", "issue", (), "bug_report"),
     # questions
     ("[Question] About use_token_level_loss in ZZPO", "According to the paper, this looks like a different formula?",
      "issue", (), "question"),
