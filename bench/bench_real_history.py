@@ -78,7 +78,7 @@ def main() -> None:
     from ingestion.git_history import git_history_source
 
     given = dict(item.split("=", 1) for item in args.repo)
-    registry = config.frameworks(sample_only=False)
+    registry = config.frameworks()
     chosen = [f for f in registry if not args.frameworks or f.framework_id in args.frameworks]
     work = args.work or Path(tempfile.mkdtemp(prefix="rltrack-real-history-"))
     shutil.rmtree(work / "repos", ignore_errors=True)

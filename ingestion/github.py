@@ -7,6 +7,14 @@ a loopback server answering in GitHub's JSON shapes for the sample and recorded 
   requests (items with a `pull_request` key); `merged_at` comes from that key, or from
   `/pulls/{n}` when an older API shape leaves it out.
 - `/repos/{o}/{r}/issues/comments?sort=updated&direction=asc&since=...` returns every reply.
+- Maintainers often answer pull requests in reviews: `/repos/{o}/{r}/pulls/comments?sort=updated&
+  direction=asc&since=...` returns every inline review comment (repo-wide, incremental like issue
+  comments), and `/repos/{o}/{r}/pulls/{n}/reviews` the reviews (state, body, submitted_at) of each
+  pull request this run loaded (GitHub has no repo-wide reviews listing; a review moves its pull
+  request's updated_at, so incremental runs ask only for pull requests that changed).
+- Each thread row carries its role (`ingestion.thread_roles`: proposal, bug_report,
+  failure_report, question, other) and the signal that decided it; a new classifier version
+  resets the thread cursors so every thread is classified again.
 - Paging follows `Link: <...>; rel="next"`. Each resource keeps one `updated_at` cursor per repo in
   its dlt state, advanced page by page, so a run stopped by a rate limit keeps what it loaded and
   the next run resumes from there (`since` is inclusive; merges drop the overlap).
@@ -40,6 +48,7 @@ import requests
 from ingestion import config
 from ingestion.http import PoliteClient, SourceUnavailable
 from ingestion.world import GITHUB_API, World
+from ingestion.thread_roles import CLASSIFIER_VERSION, ThreadText, thread_role
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +58,7 @@ BOT_LOGINS_SEED = config.REPO_ROOT / "dbt_project" / "seeds" / "bot_logins.csv"
 QUARANTINE_TABLE = "github_quarantine"
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
 _ISSUE_NUMBER = re.compile(r"/issues/(\d+)$")
+_PULL_NUMBER = re.compile(r"/pulls/(\d+)$")
 
 
 class GitHubRateLimited(SourceUnavailable):
@@ -321,24 +331,28 @@ def thread_row(framework_id: str, repo: str, item: Any) -> dict:
     }
     if row["state"] not in ("open", "closed"):
         raise MalformedItem(f"unexpected state {row['state']!r}")
+    row["role"], row["role_signal"] = thread_role(ThreadText(
+        row["title"], row["body"] or "", row["kind"], tuple(json.loads(row["labels"])), bot))
+    row["role_version"] = CLASSIFIER_VERSION
     if row["kind"] == "pull_request":
         row["merged_at"] = parse_ts(item["pull_request"].get("merged_at"), "merged_at", required=False) \
             if isinstance(item["pull_request"], dict) else None
     return row
 
 
-def comment_row(framework_id: str, repo: str, item: Any) -> dict:
+def _reply_row(framework_id: str, repo: str, item: Any, url_field: str, number_key: str) -> dict:
+    """The fields issue comments and review comments share; the thread number comes from `url_field`."""
     if not isinstance(item, dict):
         raise MalformedItem("not a JSON object")
     author, bot = _author(item)
-    match = _ISSUE_NUMBER.search(str(item.get("issue_url") or ""))
+    match = (_ISSUE_NUMBER if url_field == "issue_url" else _PULL_NUMBER).search(str(item.get(url_field) or ""))
     if not match:
-        raise MalformedItem("missing or unrecognised issue_url")
+        raise MalformedItem(f"missing or unrecognised {url_field}")
     return {
         "framework_id": framework_id,
         "repo": repo,
         "id": _int(item, "id"),
-        "issue_number": int(match.group(1)),
+        number_key: int(match.group(1)),
         "author": author,
         "author_association": item.get("author_association"),
         "body": item.get("body"),
@@ -348,12 +362,50 @@ def comment_row(framework_id: str, repo: str, item: Any) -> dict:
     }
 
 
+def comment_row(framework_id: str, repo: str, item: Any) -> dict:
+    """An `/issues/comments` object -> a raw_github.comments row."""
+    return _reply_row(framework_id, repo, item, "issue_url", "issue_number")
+
+
+def review_comment_row(framework_id: str, repo: str, item: Any) -> dict:
+    """A `/pulls/comments` object (an inline review comment) -> a raw_github.review_comments row."""
+    row = _reply_row(framework_id, repo, item, "pull_request_url", "pull_number")
+    review_id, reply_to = item.get("pull_request_review_id"), item.get("in_reply_to_id")
+    row["review_id"] = review_id if isinstance(review_id, int) else None
+    row["in_reply_to_id"] = reply_to if isinstance(reply_to, int) else None
+    row["path"] = item.get("path")
+    return row
+
+
+def review_row(framework_id: str, repo: str, pull_number: int, item: Any) -> dict | None:
+    """A `/pulls/{n}/reviews` object -> a raw_github.reviews row; None for a pending review (not
+    submitted, so only its author can see it)."""
+    if not isinstance(item, dict):
+        raise MalformedItem("not a JSON object")
+    author, bot = _author(item)
+    submitted = parse_ts(item.get("submitted_at"), "submitted_at", required=False)
+    if submitted is None or item.get("state") == "PENDING":
+        return None
+    return {
+        "framework_id": framework_id,
+        "repo": repo,
+        "id": _int(item, "id"),
+        "pull_number": pull_number,
+        "state": item.get("state"),
+        "author": author,
+        "author_association": item.get("author_association"),
+        "body": item.get("body") or None,
+        "submitted_at": submitted,
+        "is_bot": bot,
+    }
+
+
 def quarantine_row(resource: str, framework_id: str, repo: str, item: Any, reason: str) -> Any:
     """A row for `github_quarantine`, marked for that table (merge on resource, repo, item_key)."""
     raw = json.dumps(item, sort_keys=True, default=str)
     key = None
     if isinstance(item, dict):
-        key = item.get("number") if resource != "comments" else item.get("id")
+        key = item.get("number") if resource in ("issues", "pull_requests") else item.get("id")
     row = {
         "resource": resource,
         "framework_id": framework_id,
@@ -396,13 +448,25 @@ _THREAD_COLUMNS = {
     "state_reason": {"data_type": "text"}, "author": {"data_type": "text"},
     "author_association": {"data_type": "text"}, "labels": {"data_type": "text"},
     "created_at": _ts(), "updated_at": _ts(), "closed_at": _ts(), "comments_count": {"data_type": "bigint"},
-    "is_bot": {"data_type": "bool"},
+    "is_bot": {"data_type": "bool"}, "role": {"data_type": "text"}, "role_signal": {"data_type": "text"},
+    "role_version": {"data_type": "text"},
 }
 _COMMENT_COLUMNS = {
     "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
     "id": {"data_type": "bigint", "nullable": False}, "issue_number": {"data_type": "bigint"},
     "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
     "body": {"data_type": "text"}, "created_at": _ts(), "updated_at": _ts(), "is_bot": {"data_type": "bool"},
+}
+_REVIEW_COMMENT_COLUMNS = {
+    **{k: dict(v) for k, v in _COMMENT_COLUMNS.items() if k != "issue_number"},
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
+    "pull_number": {"data_type": "bigint"}, "review_id": {"data_type": "bigint"},
+    "in_reply_to_id": {"data_type": "bigint"}, "path": {"data_type": "text"},
+}
+_REVIEW_COLUMNS = {
+    "id": {"data_type": "bigint", "nullable": False}, "framework_id": {"data_type": "text"},
+    "repo": {"data_type": "text"}, "pull_number": {"data_type": "bigint"}, "state": {"data_type": "text"}, "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
+    "body": {"data_type": "text"}, "submitted_at": _ts(), "is_bot": {"data_type": "bool"},
 }
 
 
@@ -451,7 +515,10 @@ def _pages_per_repo(client: GitHubClient, fws: list[config.Framework], cursors: 
 
 def _thread_stream(endpoint: _Endpoint, fws: list[config.Framework], want: str) -> Iterator[Any]:
     """Rows of one kind ('issue' | 'pull_request') from the issues endpoint, per repo cursor."""
-    cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
+    state = dlt.current.resource_state()
+    if state.get("role_version") != CLASSIFIER_VERSION:  # new role rules: classify every thread again
+        state["updated_since"], state["role_version"] = {}, CLASSIFIER_VERSION
+    cursors: dict[str, str] = state.setdefault("updated_since", {})
     resource = "issues" if want == "issue" else "pull_requests"
     params = {"state": "all", "sort": "updated", "direction": "asc"}
     with endpoint.open() as client:
@@ -486,23 +553,56 @@ def _merged_at_from_pulls(client: GitHubClient, repo: str, number: int) -> datet
         return None
 
 
-def _comment_stream(endpoint: _Endpoint, fws: list[config.Framework]) -> Iterator[Any]:
+def _reply_stream(endpoint: _Endpoint, fws: list[config.Framework], resource: str, suffix: str,
+                  to_row: Callable[[str, str, Any], dict]) -> Iterator[Any]:
+    """Rows of a repo-wide, `since`-incremental listing of replies (issue comments, review comments)."""
     cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
     params = {"sort": "updated", "direction": "asc"}
     with endpoint.open() as client:
         try:
-            for fw, repo, page in _pages_per_repo(client, fws, cursors, "/issues/comments", params):
+            for fw, repo, page in _pages_per_repo(client, fws, cursors, suffix, params):
                 rows: list[dict] = []
                 for item in page:
                     try:
-                        rows.append(comment_row(fw.framework_id, repo, item))
+                        rows.append(to_row(fw.framework_id, repo, item))
                     except MalformedItem as exc:
-                        yield quarantine_row("comments", fw.framework_id, repo, item, str(exc))
+                        yield quarantine_row(resource, fw.framework_id, repo, item, str(exc))
                 if rows:
                     yield rows
         except SourceUnavailable as exc:
             client.stop(exc)
-            log.error("github comments stopped early: %s", exc)
+            log.error("github %s stopped early: %s", resource, exc)
+
+
+def _review_stream(endpoint: _Endpoint, items: Any) -> Iterator[Any]:
+    """Reviews of the pull requests in one batch of pull_requests rows (quarantined items skipped)."""
+    pulls = [r for r in (items if isinstance(items, list) else [items])
+             if isinstance(r, dict) and r.get("kind") == "pull_request" and isinstance(r.get("number"), int)]
+    if not pulls:
+        return
+    with endpoint.open() as client:
+        rows: list[dict] = []
+        for pr in pulls:
+            if client.stop_reason:
+                break
+            path = f"/repos/{pr['repo']}/pulls/{pr['number']}/reviews"
+            try:
+                for page in client.paginate(path, {"per_page": client.per_page}):
+                    for item in page:
+                        try:
+                            row = review_row(pr["framework_id"], pr["repo"], pr["number"], item)
+                        except MalformedItem as exc:
+                            yield quarantine_row("reviews", pr["framework_id"], pr["repo"], item, str(exc))
+                            continue
+                        if row is not None:
+                            rows.append(row)
+            except GitHubError as exc:
+                client.record_error(f"{pr['repo']}#{pr['number']} reviews", exc)
+            except SourceUnavailable as exc:
+                client.stop(exc)
+                log.error("github reviews stopped early: %s", exc)
+        if rows:
+            yield rows
 
 
 @dlt.source(name="github", max_table_nesting=0)
@@ -512,8 +612,9 @@ def github_source(
     max_rate_wait_s: float = 900.0,
     client: Any = None,
 ) -> Any:
-    """Resources `issues`, `pull_requests`, `comments` (+ table `github_quarantine`) of the world's
-    frameworks (default: the live world), from the world's GitHub endpoint.
+    """Resources `issues`, `pull_requests`, `comments`, `review_comments` and `reviews` (a transformer
+    of `pull_requests`), plus table `github_quarantine`, of the world's frameworks (default: the live
+    world), from the world's GitHub endpoint.
 
     Pass a `GitHubClient` as `client` to control waits (tests) or to read `client.stop_reason`
     after the run (see `load_github`); it is pointed at the world's endpoint."""
@@ -536,9 +637,19 @@ def github_source(
 
     @dlt.resource(name="comments", primary_key="id", write_disposition="merge", columns=_COMMENT_COLUMNS)
     def comments() -> Iterator[Any]:
-        yield from _comment_stream(endpoint, fws)
+        yield from _reply_stream(endpoint, fws, "comments", "/issues/comments", comment_row)
 
-    return issues, pull_requests, comments
+    @dlt.resource(name="review_comments", primary_key="id", write_disposition="merge",
+                  columns=_REVIEW_COMMENT_COLUMNS)
+    def review_comments() -> Iterator[Any]:
+        yield from _reply_stream(endpoint, fws, "review_comments", "/pulls/comments", review_comment_row)
+
+    @dlt.transformer(data_from=pull_requests, name="reviews", primary_key="id", write_disposition="merge",
+                     columns=_REVIEW_COLUMNS)
+    def reviews(items: Any) -> Iterator[Any]:
+        yield from _review_stream(endpoint, items)
+
+    return issues, pull_requests, comments, review_comments, reviews
 
 
 def client_for(world: World, **kwargs: Any) -> GitHubClient:

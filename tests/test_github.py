@@ -137,12 +137,15 @@ def test_new_reply_is_picked_up_incrementally(tmp_path: Path) -> None:
 
 def test_short_primary_rate_limit_is_waited_out_without_hammering(tmp_path: Path) -> None:
     clock = FakeClock()
+    with running_fake_github(clock=clock.now) as (base, state):
+        make_pipeline(tmp_path / "unlimited").run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
+        unlimited = len(state.calls)
     with running_fake_github(clock=clock.now, rate_limit_at_call=3, rate_limit_reset_in_s=120) as (base, state):
         make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
         limited = [c for c in state.calls]
     assert table_counts(tmp_path) == world_counts()
     assert max(clock.sleeps) >= 120  # waited until X-RateLimit-Reset
-    assert len(limited) <= 40  # one refused call, then a single retry after the reset
+    assert len(limited) == unlimited + 1  # one refused call, then a single retry after the reset
 
 
 def test_long_rate_limit_stops_cleanly_and_next_run_resumes_without_gaps(tmp_path: Path) -> None:
@@ -353,3 +356,93 @@ def test_used_up_budget_without_reset_header_is_waited_out_in_a_run() -> None:
     client.http.session.get = lambda url, params=None, timeout=None: answers.pop(0)  # type: ignore[method-assign]
     assert client.get_json("/repos/o/r/issues") == ([1], None)
     assert clock.sleeps[-1] == 60 and not client.errors and client.stop_reason is None
+
+
+# --- pull-request reviews and review comments (fixtures in GitHub's REST shapes) ------------------
+def _review(repo: str, pr: int, rid: int, login: str, association: str, state: str, body: str,
+            submitted: str | None) -> dict:
+    return {"id": rid, "node_id": f"PRR_{rid}", "user": {"login": login, "id": rid + 7, "type": "User"},
+            "body": body, "state": state, "html_url": f"https://github.com/{repo}/pull/{pr}#pullrequestreview-{rid}",
+            "pull_request_url": f"https://api.github.com/repos/{repo}/pulls/{pr}", "author_association": association,
+            "submitted_at": submitted, "commit_id": "0" * 40}
+
+
+def _review_comment(repo: str, pr: int | None, cid: int, login: str, association: str, body: str, at: str,
+                    reply_to: int | None = None) -> dict:
+    item = {"url": f"https://api.github.com/repos/{repo}/pulls/comments/{cid}", "pull_request_review_id": cid + 1,
+            "id": cid, "node_id": f"PRRC_{cid}", "diff_hunk": "@@ -1,3 +1,4 @@", "path": "trl/trainer/grpo_trainer.py",
+            "commit_id": "1" * 40, "original_commit_id": "1" * 40, "user": {"login": login, "id": cid + 3, "type": "User"},
+            "body": body, "created_at": at, "updated_at": at, "author_association": association,
+            "html_url": f"https://github.com/{repo}/pull/{pr}#discussion_r{cid}", "line": 12, "side": "RIGHT"}
+    if pr is not None:
+        item["pull_request_url"] = f"https://api.github.com/repos/{repo}/pulls/{pr}"
+    if reply_to is not None:
+        item["in_reply_to_id"] = reply_to
+    return item
+
+
+def test_reviews_and_review_comments_land_with_pending_skipped_and_bad_items_quarantined(tmp_path: Path) -> None:
+    repos, renames = sample_repos()
+    repo = "huggingface/trl"
+    pr = next(t for t in repos[repo] if t.kind == "pull_request" and not t.author.endswith("[bot]"))
+    reviews = {repo: {pr.number: [
+        _review(repo, pr.number, 501, "qgallouedec", "MEMBER", "APPROVED", "", "2025-08-02T10:00:00Z"),
+        _review(repo, pr.number, 502, "kashif", "COLLABORATOR", "COMMENTED", "Minor comment for the docs", "2025-08-01T09:00:00Z"),
+        _review(repo, pr.number, 503, "qgallouedec", "MEMBER", "PENDING", "draft", None),
+    ]}}
+    review_comments = {repo: [
+        _review_comment(repo, pr.number, 601, "qgallouedec", "MEMBER", "Use the existing helper here.", "2025-08-01T08:00:00Z"),
+        _review_comment(repo, pr.number, 602, pr.author, "CONTRIBUTOR", "Done.", "2025-08-01T12:00:00Z", reply_to=601),
+        _review_comment(repo, None, 603, "someone", "NONE", "no pull request url", "2025-08-01T13:00:00Z"),
+    ]}
+    pipe = make_pipeline(tmp_path)
+    with running_fake_github(repos, renames, reviews=reviews, review_comments=review_comments) as (base, state):
+        pipe.run(github_source(world=sample_world(github_api=base)))
+        first_review_calls = [c for c in state.calls if c.split("?")[0].endswith("/reviews")]
+    assert len(first_review_calls) == sum(t.kind == "pull_request" for ts in repos.values() for t in ts)
+    assert rows(tmp_path, "select id, pull_number, state, author_association, body, submitted_at::varchar "
+                          "from raw_github.reviews order by id") == [
+        (501, pr.number, "APPROVED", "MEMBER", None, "2025-08-02 10:00:00+00"),
+        (502, pr.number, "COMMENTED", "COLLABORATOR", "Minor comment for the docs", "2025-08-01 09:00:00+00")]
+    assert rows(tmp_path, "select id, pull_number, in_reply_to_id, review_id from raw_github.review_comments "
+                          "order by id") == [(601, pr.number, None, 602), (602, pr.number, 601, 603)]
+    assert rows(tmp_path, "select resource, item_key from raw_github.github_quarantine") == [("review_comments", "603")]
+    # a rerun asks again only for pull requests updated since the cursor, and duplicates nothing
+    with running_fake_github(repos, renames, reviews=reviews, review_comments=review_comments) as (base, state):
+        pipe.run(github_source(world=sample_world(github_api=base)))
+        assert len([c for c in state.calls if c.split("?")[0].endswith("/reviews")]) < len(first_review_calls)
+    assert rows(tmp_path, "select count(*) from raw_github.reviews") == [(2,)]
+    assert rows(tmp_path, "select count(*) from raw_github.review_comments") == [(2,)]
+
+
+def test_a_malformed_review_is_quarantined_and_a_rate_limit_stops_reviews_cleanly(tmp_path: Path) -> None:
+    repos, renames = sample_repos()
+    repo = "huggingface/trl"
+    pr = next(t for t in repos[repo] if t.kind == "pull_request")
+    bad = {k: v for k, v in _review(repo, pr.number, 701, "x", "NONE", "COMMENTED", "hi", "2025-08-01T00:00:00Z").items()
+           if k != "id"}
+    with running_fake_github(repos, renames, reviews={repo: {pr.number: [bad]}}) as (base, _):
+        make_pipeline(tmp_path).run(github_source(world=sample_world(github_api=base)))
+    assert rows(tmp_path, "select resource, reason from raw_github.github_quarantine") == [("reviews", "missing or non-integer id")]
+    # a long rate limit met while asking for reviews: what was fetched loads, the run stops cleanly
+    clock = FakeClock()
+    with running_fake_github(clock=clock.now) as (base, state):
+        make_pipeline(tmp_path / "probe").run(github_source(world=sample_world(github_api=base), client=client_for(clock)))
+        first_review_call = next(i for i, c in enumerate(state.calls) if c.split("?")[0].endswith("/reviews"))
+    with running_fake_github(clock=clock.now, rate_limit_at_call=first_review_call + 2,
+                             rate_limit_reset_in_s=3600) as (base, state):
+        with pytest.raises(GitHubRateLimited):
+            load_github(make_pipeline(tmp_path / "limited"), client=client_for(clock), world=sample_world(github_api=base))
+        assert len(state.calls) == first_review_call + 2  # stopped at the first refusal
+
+
+def test_thread_rows_carry_their_role_and_the_deciding_signal(tmp_path: Path) -> None:
+    with serving_sample_github() as world:
+        make_pipeline(tmp_path).run(github_source(world=world))
+    roles = dict(rows(tmp_path, "select title, role from raw_github.issues union all "
+                                "select title, role from raw_github.pull_requests"))
+    assert roles["Training hangs after the first rollout on 4 nodes"] == "failure_report"
+    assert roles["How do I resume from a checkpoint?"] == "question"
+    assert roles["Bump torch from 2.6.0 to 2.7.0"] == "other"
+    assert all(role == "proposal" for title, role in roles.items() if title.startswith(("Add ", "[Feature] Support")))
+    assert rows(tmp_path, "select count(*) from raw_github.issues where role_signal is null or role_version is null") == [(0,)]

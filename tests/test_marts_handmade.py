@@ -100,16 +100,44 @@ def build_raw(path):
     thread_cols = {"framework_id": text, "repo": text, "number": i, "id": i, "kind": text, "title": text,
                    "body": text, "state": text, "state_reason": text, "author": text, "author_association": text,
                    "labels": text, "created_at": ts, "updated_at": ts, "closed_at": ts, "comments_count": i,
-                   "is_bot": b}
+                   "is_bot": b, "role": text, "role_signal": text, "role_version": text}
+    issue = {"framework_id": "verl", "repo": "verl", "kind": "issue", "state": "open", "author": "u",
+             "author_association": "NONE", "labels": "[]", "created_at": "2025-03-01 00:00:00+00",
+             "updated_at": "2025-03-01 00:00:00+00", "comments_count": 0, "is_bot": False, "role_version": "1"}
     _create(con, "raw_github.issues", [
-        {"framework_id": "verl", "repo": "verl", "number": 7, "id": 7, "kind": "issue",
-         "title": "Support QUIETPO?", "body": "See arXiv 2502.00006", "state": "open", "author": "u",
-         "author_association": "NONE", "labels": "[]", "created_at": "2025-03-01 00:00:00+00",
-         "updated_at": "2025-03-01 00:00:00+00", "comments_count": 0, "is_bot": False}], thread_cols)
-    _create(con, "raw_github.pull_requests", [], {**thread_cols, "merged_at": ts})
+        {**issue, "number": 7, "id": 7, "title": "Support QUIETPO?", "body": "See arXiv 2502.00006",
+         "role": "proposal", "role_signal": "issue title asks: 'Support'"},
+        # names the same paper, but reports a failure: a naming thread, not a proposal
+        {**issue, "number": 9, "id": 9, "title": "NaN loss with QUIETPO", "body": "loss becomes nan",
+         "role": "failure_report", "role_signal": "title reports a failure: 'NaN'"}], thread_cols)
+    _create(con, "raw_github.pull_requests", [
+        {**issue, "number": 10, "id": 10, "kind": "pull_request", "title": "Add QUIETPO loss", "body": "",
+         "role": "proposal", "role_signal": "pull request title: 'Add'", "state": "closed",
+         "closed_at": "2025-03-05 00:00:00+00", "merged_at": None}], {**thread_cols, "merged_at": ts})
     _create(con, "raw_github.comments", [], {
         "framework_id": text, "repo": text, "id": i, "issue_number": i, "author": text,
         "author_association": text, "body": text, "created_at": ts, "updated_at": ts, "is_bot": b})
+    # the maintainer answers the pull request only in a review (an empty COMMENTED review wrapping an
+    # inline comment is not a second reply), and the author's own inline answer is not a reply
+    _create(con, "raw_github.reviews", [
+        {"framework_id": "verl", "repo": "verl", "id": 1, "pull_number": 10, "state": "CHANGES_REQUESTED",
+         "author": "maintainer", "author_association": "MEMBER", "body": "Needs a test",
+         "submitted_at": "2025-03-02 00:00:00+00", "is_bot": False},
+        {"framework_id": "verl", "repo": "verl", "id": 2, "pull_number": 10, "state": "COMMENTED",
+         "author": "maintainer", "author_association": "MEMBER", "body": "",
+         "submitted_at": "2025-03-03 00:00:00+00", "is_bot": False}], {
+        "framework_id": text, "repo": text, "id": i, "pull_number": i, "state": text, "author": text,
+        "author_association": text, "body": text, "submitted_at": ts, "is_bot": b})
+    _create(con, "raw_github.review_comments", [
+        {"framework_id": "verl", "repo": "verl", "id": 11, "pull_number": 10, "review_id": 2, "in_reply_to_id": None,
+         "path": "loss.py", "author": "maintainer", "author_association": "MEMBER", "body": "rename this",
+         "created_at": "2025-03-03 00:00:00+00", "updated_at": "2025-03-03 00:00:00+00", "is_bot": False},
+        {"framework_id": "verl", "repo": "verl", "id": 12, "pull_number": 10, "review_id": 3, "in_reply_to_id": 11,
+         "path": "loss.py", "author": "u", "author_association": "NONE", "body": "done",
+         "created_at": "2025-03-04 00:00:00+00", "updated_at": "2025-03-04 00:00:00+00", "is_bot": False}], {
+        "framework_id": text, "repo": text, "id": i, "pull_number": i, "review_id": i, "in_reply_to_id": i,
+        "path": text, "author": text, "author_association": text, "body": text, "created_at": ts,
+        "updated_at": ts, "is_bot": b})
     _create(con, "raw_reports.reports", [], {
         "model": text, "arxiv_id": text, "params_total_b": d, "params_active_b": d, "released_at": "date",
         "text_chars": i})
@@ -177,10 +205,18 @@ def test_factors_with_and_without_maintainer_papers(marts):
     assert rows[("all_papers", "code_release")] == (4, 0, 2, 1)
 
 
-def test_proposal_without_reply(marts):
+def test_proposals_are_the_proposal_role_and_reviews_count_as_replies(marts):
     rows = marts.execute(
-        "select thread_id, arxiv_id, outcome, adopted_by_framework from marts.fct_method_proposals").fetchall()
-    assert rows == [("verl#7", "2502.00006", "open_without_reply", False)]
+        "select thread_id, arxiv_id, outcome, adopted_by_framework, replies, review_replies, "
+        "first_maintainer_reply_kind, days_to_first_maintainer_reply from marts.fct_method_proposals "
+        "order by thread_id").fetchall()
+    assert rows == [("verl#10", "2502.00006", "closed", False, 2, 2, "review", 1.0),
+                    ("verl#7", "2502.00006", "open_without_reply", False, 0, 0, None, None)]
+    # the failure report names the method too: counted by the naming figure, not as a proposal
+    naming = marts.execute("select thread_id, thread_role from marts.fct_thread_method_mentions "
+                           "order by thread_id").fetchall()
+    assert naming == [("verl#10", "proposal"), ("verl#7", "proposal"), ("verl#9", "failure_report")]
+    assert marts.execute("select thread_id from marts.fct_failure_links").fetchall() == [("verl#9",)]
 
 
 def _dbt(tmp, warehouse, *args):
@@ -211,6 +247,9 @@ def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
                 "'' as body, ? as _dlt_load_id) from raw_github.issues where number = 7", [newer])
     con.execute("insert into raw_github.comments values ('verl', 'verl', 501, 5, 'maintainer', 'MEMBER', 'Answered', "
                 "'2025-03-02 00:00:00+00', '2025-03-02 00:00:00+00', false, ?, 'c1')", [newer])
+    # and a late approving review on the pull request (a review touches its thread like a comment)
+    con.execute("insert into raw_github.reviews values ('verl', 'verl', 3, 10, 'APPROVED', 'lead', 'OWNER', null, "
+                "'2025-03-04 12:00:00+00', false, ?, 'r3')", [newer])
     con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit")  # what a refresh runs
 
@@ -230,6 +269,8 @@ def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
     con = duckdb.connect(str(warehouse), read_only=True)
     assert con.execute("select replies, maintainer_replies from intermediate.int_threads__unified "
                        "where thread_id = 'verl#5'").fetchone() == (1, 1)
+    assert con.execute("select replies, review_replies from intermediate.int_threads__unified "
+                       "where thread_id = 'verl#10'").fetchone() == (3, 3)
     con.close()
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh",
          "-s", "int_threads__unified+")

@@ -244,8 +244,8 @@ def section_frameworks(con: duckdb.DuckDBPyConnection) -> str:
                   ("open, no maintainer reply", {"open_without_reply", "open_without_maintainer_reply"}, PALETTE[3])]
         series = [(label, [sum(1 for p in props if p["framework_id"] == fw and p["outcome"] in outs) for fw in ids], colour)
                   for label, outs, colour in groups]
-        parts.append(_caption("Threads proposing or naming a paper's method, by outcome"))
-        parts.append(bar_chart("chart-proposals", "Threads proposing or naming a paper's method, by outcome",
+        parts.append(_caption("Proposals of a paper's method (threads whose role is proposal), by outcome"))
+        parts.append(bar_chart("chart-proposals", "Proposals of a paper's method (threads whose role is proposal), by outcome",
                                names, series, y_label="threads"))
     else:
         parts.append(_note("marts.fct_method_proposals is not in this snapshot; no proposals chart."))

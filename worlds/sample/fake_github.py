@@ -1,7 +1,8 @@
 """A loopback GitHub REST server answering in GitHub's JSON shapes, fed by the sample world.
 
 Serves `/repos/{o}/{r}`, `/repos/{o}/{r}/issues`, `/repos/{o}/{r}/issues/comments`,
-`/repos/{o}/{r}/pulls` and `/repos/{o}/{r}/pulls/{n}` with `state`, `since`, `sort`, `direction`,
+`/repos/{o}/{r}/pulls`, `/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}/pulls/comments` and
+`/repos/{o}/{r}/pulls/{n}/reviews` (review objects a test passes in, served as given) with `state`, `since`, `sort`, `direction`,
 `per_page` and `page`, `Link` paging headers and `X-RateLimit-*` headers. Renamed repositories answer
 with a 301 to the new name, as GitHub does. `Faults` switches on the failure modes the client must
 survive (primary and secondary rate limits, `Retry-After`, 5xx) so tests can exercise them.
@@ -46,6 +47,9 @@ class FakeGitHubState:
     faults: Faults
     clock: Callable[[], float]
     calls: list[str] = field(default_factory=list)  # request paths with query, in order
+    # REST objects served as given: repo -> review comments; repo -> pull number -> reviews
+    review_comments: dict[str, list[dict]] = field(default_factory=dict)
+    reviews: dict[str, dict[int, list[dict]]] = field(default_factory=dict)
     authorized_calls: int = 0
     limited_until: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -254,6 +258,13 @@ class _Handler(BaseHTTPRequestHandler):
             items = [pull_json(base, full, t) for t in threads if t.kind == "pull_request"
                      and params.get("state", "open") in ("all", t.state)]
             return self._page(_sorted(items, params, "created"), params, rate)
+        if rest == ["pulls", "comments"]:
+            items = st.review_comments.get(full, [])
+            items = [c for c in items if c["updated_at"] >= params["since"]] if "since" in params else items
+            return self._page(_sorted(self._mutated("review_comments", items), params, "created"), params, rate)
+        if len(rest) == 3 and rest[0] == "pulls" and rest[1].isdigit() and rest[2] == "reviews":
+            items = st.reviews.get(full, {}).get(int(rest[1]), [])  # GitHub lists them chronologically
+            return self._page(self._mutated("reviews", items), params, rate)
         if len(rest) == 2 and rest[0] == "pulls" and rest[1].isdigit():
             for t in threads:
                 if t.kind == "pull_request" and t.number == int(rest[1]):
@@ -303,6 +314,8 @@ def running_fake_github(
     repos: dict[str, list[Thread]] | None = None,
     renames: dict[str, str] | None = None,
     clock: Callable[[], float] | None = None,
+    review_comments: dict[str, list[dict]] | None = None,
+    reviews: dict[str, dict[int, list[dict]]] | None = None,
     **faults: object,
 ) -> Iterator[tuple[str, FakeGitHubState]]:
     """Start the fake on 127.0.0.1:<free port>; yields (base_url, state) and stops it afterwards."""
@@ -312,7 +325,8 @@ def running_fake_github(
         repos, default_renames = sample_repos()
         renames = default_renames if renames is None else renames
     state = FakeGitHubState(repos=repos, renames=renames or {}, faults=Faults(**faults),  # type: ignore[arg-type]
-                            clock=clock or time.time)
+                            clock=clock or time.time, review_comments=review_comments or {},
+                            reviews=reviews or {})
     handler = type("BoundHandler", (_Handler,), {"state": state})
     with serve_on_loopback(handler, "fake-github") as base_url:
         yield base_url, state

@@ -1,7 +1,9 @@
--- Issues and pull requests of every framework in one shape, with their reply timeline:
--- replies exclude bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
+-- Issues and pull requests of every framework in one shape, with their role and reply timeline.
+-- A reply is an issue comment, a submitted pull-request review, or an inline review comment (an
+-- empty COMMENTED review only wraps its inline comments and is not counted twice); replies exclude
+-- bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
 -- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
--- itself, or any of its comments), from all of their comments (delete+insert per thread).
+-- itself, or any of its replies), from all of their replies (delete+insert per thread).
 {{ config(materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert') }}
 
 with issues_and_prs as (
@@ -19,6 +21,8 @@ with issues_and_prs as (
         closed_at,
         cast(null as timestamp) as merged_at,
         is_bot,
+        thread_role,
+        role_signal,
         dlt_load_id
     from {{ ref('stg_github__issues') }}
     union all
@@ -36,12 +40,47 @@ with issues_and_prs as (
         closed_at,
         merged_at,
         is_bot,
+        thread_role,
+        role_signal,
         dlt_load_id
     from {{ ref('stg_github__pull_requests') }}
 ),
 
 comments as (
-    select * from {{ ref('stg_github__comments') }}
+    -- every reply, in one shape (issue_number is the issue or pull-request number)
+    select
+        framework_id,
+        issue_number,
+        'comment' as reply_kind,
+        author,
+        author_association,
+        created_at,
+        is_bot,
+        dlt_load_id
+    from {{ ref('stg_github__comments') }}
+    union all
+    select
+        framework_id,
+        pull_number as issue_number,
+        'review' as reply_kind,
+        author,
+        author_association,
+        submitted_at as created_at,
+        is_bot,
+        dlt_load_id
+    from {{ ref('stg_github__reviews') }}
+    where not (review_state = 'COMMENTED' and coalesce(trim(body), '') = '')
+    union all
+    select
+        framework_id,
+        pull_number as issue_number,
+        'review_comment' as reply_kind,
+        author,
+        author_association,
+        created_at,
+        is_bot,
+        dlt_load_id
+    from {{ ref('stg_github__review_comments') }}
 ),
 
 threads as (
@@ -77,10 +116,17 @@ replies as (
         c.issue_number as number,
         count(*) as replies,
         count(*) filter (where c.author_association in ('OWNER', 'MEMBER', 'COLLABORATOR')) as maintainer_replies,
+        count(*) filter (where c.reply_kind <> 'comment') as review_replies,
         min(c.created_at) as first_reply_at,
         min(c.created_at) filter (
             where c.author_association in ('OWNER', 'MEMBER', 'COLLABORATOR')
-        ) as first_maintainer_reply_at
+        ) as first_maintainer_reply_at,
+        -- maintainer replies sort first, oldest first; null when no maintainer replied
+        {{ first_by(
+            "case when c.author_association in ('OWNER', 'MEMBER', 'COLLABORATOR') then c.reply_kind end",
+            "case when c.author_association in ('OWNER', 'MEMBER', 'COLLABORATOR') then 0 else 1 end, "
+            ~ "c.created_at asc, c.reply_kind asc"
+        ) }} as first_maintainer_reply_kind
     from comments as c
     inner join threads as t on c.framework_id = t.framework_id and c.issue_number = t.number
     where not c.is_bot and c.author <> t.author
@@ -92,8 +138,10 @@ select
     t.*,
     coalesce(r.replies, 0) as replies,
     coalesce(r.maintainer_replies, 0) as maintainer_replies,
+    coalesce(r.review_replies, 0) as review_replies,
     r.first_reply_at,
     r.first_maintainer_reply_at,
+    r.first_maintainer_reply_kind,
     cl.comments_load_id
 from threads as t
 left join replies as r on t.framework_id = r.framework_id and t.number = r.number

@@ -1,11 +1,12 @@
--- Issues reporting a training failure, linked to the method they name and to the commits and
--- files that implement that method in the same framework.
+-- Issues reporting a training failure (thread role failure_report, ingestion/thread_roles.py), with
+-- the kind of failure, linked to the method they name and to the commits and files that implement
+-- that method in the same framework.
 with failures as (
     select
         *,
         lower(title || ' ' || coalesce(body, '')) as failure_text
     from {{ ref('int_threads__unified') }}
-    where thread_kind = 'issue'
+    where thread_role = 'failure_report'
 ),
 
 classified as (

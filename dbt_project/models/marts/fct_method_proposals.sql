@@ -1,4 +1,7 @@
--- Issue and pull-request threads that name a paper's method, with who answered and how it ended.
+-- Proposals of a paper's method: threads whose role is `proposal` (an issue asking for the method,
+-- or a pull request bringing it) and that name the paper; who answered (comments and reviews) and
+-- how it ended. Threads that merely name a method (failure reports, questions...) are in
+-- fct_thread_method_mentions, not here.
 with adoptions as (
     select
         arxiv_id,
@@ -8,24 +11,27 @@ with adoptions as (
 
 select
     m.thread_id || ':' || m.arxiv_id as proposal_id,
-    t.thread_id,
-    t.framework_id,
-    t.number,
-    t.thread_kind,
+    m.thread_id,
+    m.framework_id,
+    m.number,
+    m.thread_kind,
     m.arxiv_id,
     m.match_kind,
-    t.title,
+    m.title,
     t.author,
     t.is_bot as opened_by_bot,
+    m.role_signal,
     t.state,
     t.state_reason,
-    t.created_at,
+    m.created_at,
     t.closed_at,
     t.merged_at,
     t.replies,
+    t.review_replies,
     t.maintainer_replies > 0 as maintainer_replied,
     t.first_reply_at,
     t.first_maintainer_reply_at,
+    t.first_maintainer_reply_kind,
     {{ ratio(dbt.datediff('t.created_at', 't.first_maintainer_reply_at', 'hour'), '24', 2) }}
         as days_to_first_maintainer_reply,
     a.arxiv_id is not null as adopted_by_framework,
@@ -38,7 +44,7 @@ select
         when t.maintainer_replies = 0 then 'open_without_maintainer_reply'
         else 'open_with_maintainer_reply'
     end as outcome
-from {{ ref('int_threads__paper_mentions') }} as m
+from {{ ref('fct_thread_method_mentions') }} as m
 inner join {{ ref('int_threads__unified') }} as t on m.thread_id = t.thread_id
-inner join {{ ref('dim_papers') }} as p on m.arxiv_id = p.arxiv_id
-left join adoptions as a on m.arxiv_id = a.arxiv_id and t.framework_id = a.framework_id
+left join adoptions as a on m.arxiv_id = a.arxiv_id and m.framework_id = a.framework_id
+where m.thread_role = 'proposal'

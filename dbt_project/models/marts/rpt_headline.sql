@@ -21,7 +21,8 @@ factors as (
 ),
 
 threads as (
-    select distinct arxiv_id from {{ ref('fct_method_proposals') }}
+    -- threads that name the method, whatever their role (proposals are a subset)
+    select distinct arxiv_id from {{ ref('fct_thread_method_mentions') }}
 ),
 
 widely_included as (

@@ -17,6 +17,9 @@ select distinct on (framework_id, number)
     {{ utc_timestamp('closed_at') }} as closed_at,
     cast(comments_count as integer) as comments_count,
     cast(is_bot as boolean) as is_bot,
+    role as thread_role,
+    role_signal,
+    role_version,
     _dlt_load_id as dlt_load_id
 from {{ source('raw_github', 'issues') }}
 order by framework_id asc, number asc, updated_at desc, _dlt_load_id desc

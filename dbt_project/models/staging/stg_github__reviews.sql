@@ -1,0 +1,19 @@
+-- Pull-request reviews, one row per review id (reviews are immutable once submitted); empty until
+-- a first review is loaded.
+select distinct on (id)
+    id as review_id,
+    framework_id,
+    repo,
+    cast(pull_number as integer) as pull_number,
+    state as review_state,
+    author,
+    author_association,
+    body,
+    {{ utc_timestamp('submitted_at') }} as submitted_at,
+    cast(is_bot as boolean) as is_bot,
+    _dlt_load_id as dlt_load_id
+from {{ source_if_loaded('raw_github', 'reviews', {
+    'id': 'bigint', 'framework_id': 'varchar', 'repo': 'varchar', 'pull_number': 'bigint', 'state': 'varchar',
+    'author': 'varchar', 'author_association': 'varchar', 'body': 'varchar',
+    'submitted_at': 'timestamp with time zone', 'is_bot': 'boolean', '_dlt_load_id': 'varchar'}) }} as reviews
+order by id asc, _dlt_load_id desc

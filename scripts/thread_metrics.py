@@ -1,0 +1,132 @@
+"""Thread roles (ingestion/thread_roles.py) measured on real, hand-labelled threads.
+
+Inputs (never committed): a truth CSV of threads with hand roles (proposal | failure | other) and
+the first maintainer reply, and a local cache of those threads' text in the GitHub REST issue shape
+(plus a "comments" list whose items carry "kind": comment | review | review_comment), one file per
+thread at <cache>/<owner>+<repo>/<number>.json. Threads missing from the cache are counted, not
+guessed.
+
+Prints precision and recall of proposal-vs-not (the target is >= 0.85 for both), the confusion of
+hand roles against predicted roles, and how often the first maintainer reply date agrees with the
+truth when replies are issue comments only versus comments plus PR reviews. The cache has no
+author_association, so for that figure a maintainer is a login the truth saw answering for the
+project (maintainer_logins_seen); the warehouse itself uses author_association.
+
+Run: python scripts/thread_metrics.py --truth ../shared/truth/thread_labels_dev.csv \\
+        --cache data/real_world/threads [--errors]
+
+Measured (66 of the 90 dev threads cached; the rules were written reading 62 of them, the other 4
+were read only after the rules were frozen and all 4 came out right): proposal-vs-not precision
+1.000, recall 1.000 (47 proposals); failures 7/8 as failure_report; first maintainer reply within
+a day of the truth 0.62 from issue comments alone, 0.88 with PR reviews and review comments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ingestion.thread_roles import ROLES, ThreadText, thread_role  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+HAND_ROLES = ("proposal", "failure", "other")
+
+
+def cached_thread(cache: Path, repo: str, number: str) -> dict | None:
+    path = cache / repo.replace("/", "+") / f"{number}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
+def thread_text(item: dict) -> ThreadText:
+    labels = tuple(str(lb.get("name")) for lb in item.get("labels") or [] if isinstance(lb, dict))
+    user = item.get("user") or {}
+    return ThreadText(item.get("title") or "", item.get("body") or "",
+                      "pull_request" if item.get("pull_request") is not None else "issue", labels,
+                      str(user.get("login") or "").endswith("[bot]"))
+
+
+def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date | None:
+    author = ((item.get("user") or {}).get("login") or "").lower()
+    days = [c["created_at"][:10] for c in item.get("comments") or []
+            if c.get("kind", "comment") in kinds and c.get("created_at")
+            and ((c.get("user") or {}).get("login") or "").lower() in maintainers - {author}]
+    return date.fromisoformat(min(days)) if days else None
+
+
+def _pr(tp: int, fp: int, fn: int) -> tuple[float, float]:
+    return (tp / (tp + fp) if tp + fp else 1.0), (tp / (tp + fn) if tp + fn else 1.0)
+
+
+def evaluate(truth_rows: list[dict], cache: Path) -> dict:
+    confusion: Counter[tuple[str, str]] = Counter()
+    errors: list[str] = []
+    missing: list[str] = []
+    reply = {"comments": [0, 0], "comments+reviews": [0, 0]}  # [agree, labelled with a reply]
+    for row in truth_rows:
+        item = cached_thread(cache, row["repo"], row["number"])
+        key = f"{row['repo']}#{row['number']}"
+        if item is None:
+            missing.append(key)
+            continue
+        role, signal = thread_role(thread_text(item))
+        confusion[(row["thread_type"], role)] += 1
+        if (row["thread_type"] == "proposal") != (role == "proposal"):
+            errors.append(f"{key} hand={row['thread_type']} predicted={role} ({signal}) | {item.get('title')}")
+        truth_reply = row.get("first_maintainer_reply_at") or ""
+        if truth_reply:
+            maintainers = {m.strip().lower() for m in (row.get("maintainer_logins_seen") or "").split(";") if m.strip()}
+            for name, kinds in (("comments", {"comment"}), ("comments+reviews", {"comment", "review", "review_comment"})):
+                ours = first_reply_day(item, maintainers, kinds)
+                reply[name][1] += 1
+                reply[name][0] += ours is not None and abs((ours - date.fromisoformat(truth_reply[:10])).days) <= 1
+    tp = sum(n for (hand, role), n in confusion.items() if hand == "proposal" and role == "proposal")
+    fp = sum(n for (hand, role), n in confusion.items() if hand != "proposal" and role == "proposal")
+    fn = sum(n for (hand, role), n in confusion.items() if hand == "proposal" and role != "proposal")
+    return {"confusion": confusion, "pr": _pr(tp, fp, fn), "counts": (tp, fp, fn), "errors": errors,
+            "missing": missing, "reply": reply, "measured": sum(confusion.values())}
+
+
+def print_report(result: dict, show_errors: bool) -> None:
+    (p, r), (tp, fp, fn) = result["pr"], result["counts"]
+    print(f"threads measured: {result['measured']}  (missing from the cache: {len(result['missing'])})")
+    print(f"proposal vs not: precision {p:.3f}  recall {r:.3f}  (tp {tp}, fp {fp}, fn {fn})")
+    print("\nconfusion (rows: hand role, columns: predicted role)")
+    print(f"{'':>10}" + "".join(f"{role:>16}" for role in ROLES))
+    for hand in HAND_ROLES:
+        print(f"{hand:>10}" + "".join(f"{result['confusion'][(hand, role)]:>16}" for role in ROLES))
+    print("\nfirst maintainer reply within a day of the truth (threads whose truth has one):")
+    for name, (agree, total) in result["reply"].items():
+        print(f"  {name:>17}: {agree}/{total}" + (f" = {agree / total:.2f}" if total else ""))
+    if show_errors:
+        print("\nproposal-vs-not errors:")
+        for line in result["errors"]:
+            print("  " + line)
+        if result["missing"]:
+            print("\nnot in the cache: " + ", ".join(result["missing"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--truth", type=Path, default=REPO_ROOT.parent / "shared" / "truth" / "thread_labels_dev.csv")
+    parser.add_argument("--cache", type=Path, default=REPO_ROOT / "data" / "real_world" / "threads")
+    parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
+    args = parser.parse_args(argv)
+    if not args.truth.exists():
+        parser.error(f"truth file not found: {args.truth}")
+    if not args.cache.is_dir():
+        parser.error(f"thread cache not found: {args.cache}")
+    with args.truth.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    print_report(evaluate(rows, args.cache), args.errors)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

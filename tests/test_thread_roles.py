@@ -1,0 +1,102 @@
+"""Thread roles on sentences written for these tests, modelled on how real issue and pull-request
+threads of RL frameworks are phrased (templates, tags, Chinese titles, PR boilerplate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingestion.thread_roles import ROLES, ThreadText, core_title, thread_role
+
+FEATURE_TEMPLATE = ("### Feature request\n\nIt would help to offer the {m} objective as a loss_type.\n\n"
+                    "### Motivation\n\nIt is more stable on long rollouts.\n\n### Your contribution\n\nI can open a PR.")
+PR_BOILERPLATE = ("\n\n## Before submitting\n- [ ] This PR fixes a typo or improves the docs (you can dismiss the other "
+                  "checks if that's the case).\n- [x] Did you read the contributor guideline?\n\n## Who can review?\n\n"
+                  "Anyone in the community is free to review the PR once the tests have passed.")
+BUG_TEMPLATE = ("### System Info\n\nframework 0.9, torch 2.7\n\n### Reproduction\n\n```python\ntrainer.train()\n```\n\n"
+                "### Expected behavior\n\nThe advantage should be normalised per group.")
+
+CASES = [
+    # proposals: issues asking for a method, in the phrasings seen on real trackers
+    ("Support for Zig-Zag Policy Optimization", "Please add support for ZZPO (arXiv 2599.01234).", "issue", (), "proposal"),
+    ("[Feature] ZZPO as an alternative to hard clipping", "", "issue", (), "proposal"),
+    ("[Feature Request] Decoupled value lambda", "Using two lambdas may balance bias and variance.", "issue", (), "proposal"),
+    ("ZZPO-token variant", FEATURE_TEMPLATE.format(m="ZZPO-token"), "issue", (), "proposal"),
+    ("Will ZZPO be available?", "Do you have any plans or a timeline for ZZPO? I need it for my project.", "issue", (),
+     "proposal"),
+    ("Does the library currently support process reward models in PPO?", "Thanks for the framework.", "issue", (),
+     "proposal"),
+    ("[Question] Why is there no plain REINFORCE trainer?",
+     "Would it be accepted as a new trainer if I were to work on adding it?", "issue", (), "proposal"),
+    ("问下会支持ZZPO么？", "如题", "issue", (), "proposal"),
+    ("[Proposal] bringing ZZPO distillation to multi-turn agents", "### Your Question\n\nWhere would it fit best?",
+     "issue", ("question",), "proposal"),
+    ("ZZPO", "Hi, the method looks promising.", "issue", ("✨ enhancement",), "proposal"),
+    # proposals: pull requests bringing a method (boilerplate checklists must not read as 'fix typo')
+    ("🪶 [GRPO] ZZPO: scale rewards by the batch std", "Users can now train with ZZPO." + PR_BOILERPLATE,
+     "pull_request", (), "proposal"),
+    ("[algo] feat: add ZZPO policy loss", "This PR implements the ZZPO loss.", "pull_request", (), "proposal"),
+    ("[BREAKING][rollout, algo] feat: rollout correction", "", "pull_request", (), "proposal"),
+    ("ZZPO implementation", "Closes #12", "pull_request", (), "proposal"),
+    ("initial zzpo files", "", "pull_request", (), "proposal"),
+    # maintenance pull requests
+    ("👮 Fix CLI defaults for the overlong penalty", "Values from the paper." + PR_BOILERPLATE, "pull_request", (), "other"),
+    ("docs: Add ZZPO (2599.01234) to the paper index", "", "pull_request", (), "other"),
+    ("[trainer] fix: honour the normalisation flag in ZZPO", "", "pull_request", (), "other"),
+    ("Remove the experimental ZZPO-token trainer", "", "pull_request", (), "other"),
+    ("Bump torch from 2.6.0 to 2.7.0", "Bumps torch.", "pull_request", (), "other"),
+    # failure reports: the training run misbehaves
+    ("Training ZZPO, the loss suddenly becomes nan and the reward becomes 0", "After 100 steps.", "issue", (),
+     "failure_report"),
+    ("ZZPO: OOM when the rollout engine starts", "", "issue", ("🐛 bug",), "failure_report"),
+    ("Megatron training crash after 300 steps with ZZPO", "", "issue", (), "failure_report"),
+    ("What causes the sudden increase in entropy during training?", "", "issue", (), "failure_report"),
+    ("reward=0 and loss=0 from the first step", "", "issue", (), "failure_report"),
+    ("The run hangs while computing reference log-probs", "", "issue", (), "failure_report"),
+    ("Is something off with memory?", "At step 3 it dies with CUDA out of memory on 8 GPUs.", "issue", (),
+     "failure_report"),
+    ("训练时输出乱码", "第二次 rollout 之后", "issue", (), "failure_report"),
+    # bug reports about an existing implementation
+    ("scale_rewards malfunctions in the trainer", "The batch branch computes the group std.", "issue", (),
+     "bug_report"),
+    ("The trainer's loss is inconsistent with the paper", BUG_TEMPLATE, "issue", (), "bug_report"),
+    ("Typo in the ZZPO recipe README", "", "issue", (), "bug_report"),
+    # a feature verb in a title that reports a defect is not an ask
+    ("Error when adding special tokens to the ZZPO trainer", "", "issue", (), "bug_report"),
+    ("ZZPO with LoRA is not supported", "", "issue", (), "bug_report"),
+    ("Cannot enable flash attention with ZZPO", "", "issue", (), "bug_report"),
+    # questions
+    ("[Question] About use_token_level_loss in ZZPO", "According to the paper, this looks like a different formula?",
+     "issue", (), "question"),
+    ("How do I resume from a checkpoint?", "The docs do not say.", "issue", (), "question"),
+    ("一个有关ZZPO图表的问题", "为什么这里说它更好？", "issue", (), "question"),
+    ("not a KL loss for on-policy distillation", "Why was it done this way? Are there any concerns?", "issue", (),
+     "question"),
+]
+
+
+@pytest.mark.parametrize(("title", "body", "kind", "labels", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+def test_role(title: str, body: str, kind: str, labels: tuple[str, ...], expected: str) -> None:
+    role, signal = thread_role(ThreadText(title, body, kind, labels))
+    assert (role, bool(signal)) == (expected, True), signal
+
+
+def test_every_role_is_reachable_and_signals_name_the_cue() -> None:
+    assert {c[4] for c in CASES} | {"other"} == set(ROLES)
+    role, signal = thread_role(ThreadText("Support for ZZPO", "", "issue"))
+    assert role == "proposal" and "Support for" in signal
+    assert thread_role(ThreadText("Add ZZPO", "", "pull_request", by_bot=True)) == ("other", "opened by a bot")
+
+
+def test_an_explicit_ask_beats_a_failure_word_in_the_motivation() -> None:
+    body = "Would it be great to support ZZPO? It avoids the entropy collapse we see with the default loss."
+    assert thread_role(ThreadText("ZZPO", body, "issue"))[0] == "proposal"
+
+
+def test_code_blocks_and_quotes_do_not_decide_asks() -> None:
+    body = "> please add this\n\n```\nplease add support for X\n```\nI read the code and the ratio looks wrong."
+    assert thread_role(ThreadText("ratio in the loss", body, "issue"))[0] == "bug_report"
+
+
+def test_core_title_strips_tags_and_emoji() -> None:
+    assert core_title("🪶 [GRPO] PPO Lite: scale rewards") == "PPO Lite: scale rewards"
+    assert core_title("[BREAKING][rollout, algo] feat: x") == "feat: x"
