@@ -1,8 +1,13 @@
--- Names each paper's method goes by, normalised to the identifier form commit tokens use.
+-- Names each paper's method goes by, normalised to the identifier form commit tokens use, with
+-- what the mined histories say about each name (alias hygiene from evidence, not hand lists).
 -- Sources: the acronym before a title's colon, the names the screener found the paper defining,
--- and the curated method catalogue. Aliases that are common code words (seed common_tokens,
--- catalogue is_common_word) or claimed by several papers are dropped, so 'gpg' in a signing step
--- never links to the GPG paper.
+-- and the curated method catalogue (data with its source). Per name:
+--   is_framework_name  the name of a tracked framework (its own system paper is not adopted by it)
+--   predates_paper     the token was in a tracked framework well before the paper's first version
+--   is_ordinary_word   its words are common English (wordfreq) or many mined commits carry it:
+--                      it counts only in a method context (option, def/class, path, heading)
+--   is_ambiguous       several papers claim it and no source ranks one above the others
+-- alias_status: usable | needs_method_context | rejected; alias_reason says why.
 with candidates as (
     select
         arxiv_id,
@@ -29,7 +34,8 @@ normalised as (
         arxiv_id,
         alias,
         alias_source,
-        {{ method_token('alias') }} as alias_token
+        {{ method_token('alias') }} as alias_token,
+        case alias_source when 'catalogue' then 1 when 'title_acronym' then 2 else 3 end as source_rank
     from candidates
     where
         alias <> ''
@@ -37,21 +43,112 @@ normalised as (
         and (alias_source = 'catalogue' or length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2)
 ),
 
-shared as (
-    select alias_token
+named as (
+    select *
     from normalised
-    group by alias_token
-    having count(distinct arxiv_id) > 1
+    where
+        length(alias_token) >= 3
+        and alias_token not in (select ct.token from {{ ref('common_tokens') }} as ct)
+),
+
+paper_claims as (
+    -- each paper's best source for a token; the token belongs to the one paper with the best
+    -- source (the catalogue, then a title acronym, then a defined name), else to none
+    select
+        alias_token,
+        arxiv_id,
+        min(source_rank) as paper_rank
+    from named
+    group by alias_token, arxiv_id
+),
+
+claims as (
+    select
+        alias_token,
+        arxiv_id,
+        count(*) over (partition by alias_token) as claimed_by,
+        paper_rank = min(paper_rank) over (partition by alias_token)
+        and count(*) over (partition by alias_token, paper_rank) = 1 as is_owner
+    from paper_claims
+),
+
+framework_names as (
+    select {{ method_token('framework_id') }} as token from {{ ref('frameworks') }}
+    union
+    select {{ method_token('display_name') }} from {{ ref('frameworks') }}
+    union
+    select {{ method_token(regex_extract('repo', '/(.*)$', 1)) }} from {{ ref('frameworks') }}
+),
+
+mined_commits as (
+    select count(*) as commits from {{ ref('stg_git__commits') }}
+),
+
+token_history as (
+    -- when each alias token first appeared in any tracked framework, and how widely it is used
+    select
+        m.mention_value as alias_token,
+        min(c.committed_at) as first_seen_at,
+        {{ first_by('m.framework_id', 'c.committed_at, m.framework_id') }} as first_seen_framework_id,
+        count(distinct m.framework_id || ':' || m.sha) as commits_with_token,
+        max(m.word_zipf) as word_zipf
+    from {{ ref('stg_git__commit_mentions') }} as m
+    inner join {{ ref('stg_git__commits') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
+    group by m.mention_value
+),
+
+assessed as (
+    select
+        n.arxiv_id,
+        min(n.alias) as alias,
+        n.alias_source,
+        n.alias_token,
+        min(n.source_rank) as source_rank,
+        max(c.claimed_by) as claimed_by,
+        bool_or(not c.is_owner) as is_ambiguous,
+        bool_or(n.alias_token in (select f.token from framework_names as f)) as is_framework_name,
+        min(h.first_seen_at) as first_seen_at,
+        min(h.first_seen_framework_id) as first_seen_framework_id,
+        bool_or(
+            h.first_seen_at
+            < p.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+        ) as predates_paper,
+        bool_or(
+            coalesce(h.word_zipf, 0) >= {{ var('ordinary_word_zipf') }}
+            or coalesce(h.commits_with_token, 0)
+            >= {{ var('ordinary_token_commit_share') }} * (select mc.commits from mined_commits as mc)
+        ) as is_ordinary_word
+    from named as n
+    inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
+    left join {{ ref('stg_arxiv__papers') }} as p on n.arxiv_id = p.arxiv_id
+    left join token_history as h on n.alias_token = h.alias_token
+    group by n.arxiv_id, n.alias_source, n.alias_token
 )
 
 select
-    n.arxiv_id,
-    min(n.alias) as alias,
-    n.alias_source,
-    n.alias_token
-from normalised as n
-where
-    length(n.alias_token) >= 3
-    and n.alias_token not in (select ct.token from {{ ref('common_tokens') }} as ct)
-    and n.alias_token not in (select s.alias_token from shared as s)
-group by n.arxiv_id, n.alias_source, n.alias_token
+    arxiv_id,
+    alias,
+    alias_source,
+    alias_token,
+    cast(claimed_by as integer) as claimed_by,
+    is_ambiguous,
+    is_framework_name,
+    coalesce(predates_paper, false) as predates_paper,
+    coalesce(is_ordinary_word, false) as is_ordinary_word,
+    first_seen_at,
+    case
+        when is_framework_name or is_ambiguous or coalesce(predates_paper, false) then 'rejected'
+        when coalesce(is_ordinary_word, false) then 'needs_method_context'
+        else 'usable'
+    end as alias_status,
+    case
+        when is_framework_name then 'the name of a tracked framework'
+        when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
+        when coalesce(predates_paper, false)
+            then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
+            || ', before the paper'
+        when coalesce(is_ordinary_word, false) then 'an ordinary word or identifier'
+        else 'a distinctive name'
+    end as alias_reason
+from assessed
