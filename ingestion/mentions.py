@@ -77,6 +77,7 @@ def _canonical_old(old: str) -> str:
 # --- identifier tokens -----------------------------------------------------------------------
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
+_VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
 _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
@@ -131,7 +132,7 @@ def _word_tokens(word: str) -> tuple[str, ...]:
         return ()
     out = [token] if _keep(token) else []
     if "_" not in token:
-        return tuple(out)
+        return _with_unversioned(out)
     parts = token.split("_")
     n = len(parts)
     if n <= MAX_PARTS_FOR_RUNS:
@@ -143,7 +144,12 @@ def _word_tokens(word: str) -> tuple[str, ...]:
                 sub = "_".join(run)
                 if _keep(sub):
                     out.append(sub)
-    return tuple(out)
+    return _with_unversioned(out)
+
+
+def _with_unversioned(tokens: list[str]) -> tuple[str, ...]:
+    """`prorlv2` -> `prorl` too: a method's next version keeps its name."""
+    return tuple(tokens) + tuple(m.group(1) for t in tokens if (m := _VERSIONED_RE.match(t)))
 
 
 def find_tokens(text: str | None) -> set[str]:
@@ -166,11 +172,11 @@ CONTEXTS = (
     "code_name",     # an assignment target
     "code_comment",  # an arXiv id in a code file (docstring, comment, URL)
     "docs_heading",  # a heading of a docs page or README
-    "docs_text",     # prose of a docs page (ids only)
+    "docs_text",     # prose of a docs page (ids; names only as link texts)
     "message",       # the commit subject (tokens) or message (ids)
-    "docs_list",     # a list item or table row of a docs page or README (ids only)
-    "news",          # a dated news line (ids only)
-    "related_work",  # a citation, bibtex entry, related-work / "built with" / awesome section (ids only)
+    "docs_list",     # a list item or table row of a docs page or README (ids, link texts)
+    "news",          # a dated news line or section (ids, link texts, headings)
+    "related_work",  # a citation, bibtex entry, related-work / "built with" / awesome section
     "data",          # data, patches of other projects, lock files (ids only)
 )
 CONTEXT_RANK = {c: i for i, c in enumerate(CONTEXTS)}
@@ -189,6 +195,7 @@ _FLAG_RE = re.compile(r"(?<![\w-])--([A-Za-z][\w.-]{1,60})(?:[ =]+[\"']?([A-Za-z
 _OVERRIDE_RE = re.compile(r"(?<![\w-])([A-Za-z_][\w.]{1,80})=[\"']?([A-Za-z][\w.+-]{1,48})")
 _KEY_RE = re.compile(r"^\s*-?\s*[\"']?([A-Za-z_][\w.-]{1,60})[\"']?\s*[:=]\s*[\"']?([A-Za-z][\w.+-]{0,48})?", re.M)
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+)$|^([^\n]+)\n[=~^\-*]{3,}\s*$", re.M)
+_LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LIST_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\|)\s")
 _NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|🎉", re.I)
@@ -275,8 +282,10 @@ def _line_context(line: str, section: str) -> str:
 
 
 def _scan_docs(text: str, found: _Found) -> None:
-    """Headings give tokens; ids take the context of their line and section; fenced code is code."""
-    section, fenced, code = "", False, []
+    """Headings and link texts give tokens; ids take the context of their line and section (a
+    heading under a related-work/news heading inherits it); fenced code is scanned as code."""
+    sections: list[tuple[int, str]] = []  # (level, heading) of the open sections
+    fenced, code = False, []
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if _FENCE_RE.match(line):
@@ -287,10 +296,20 @@ def _scan_docs(text: str, found: _Found) -> None:
             continue
         heading = _HEADING_RE.match(line if i + 1 >= len(lines) else f"{line}\n{lines[i + 1]}")
         if heading and line.strip():
-            section = heading.group(1) or heading.group(2) or ""
-            found.tokens(section, "docs_heading")
-            found.ids(line, "docs_heading" if not _RELATED_RE.search(line) else "related_work")
-        elif "arxiv" in line.lower() or "papers" in line.lower():
+            title = heading.group(1) or heading.group(2) or ""
+            level = len(line) - len(line.lstrip("#")) if heading.group(1) else 1
+            sections = [s for s in sections if s[0] < level] + [(level, title)]
+            outer = " ".join(t for _, t in sections[:-1])
+            context = _line_context(title, outer) if outer else "docs_heading"
+            found.tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
+            found.ids(line, "related_work" if _RELATED_RE.search(line) else "docs_heading")
+            continue
+        section = " ".join(t for _, t in sections)
+        links = _LINK_TEXT_RE.findall(line)
+        if links:
+            context = _line_context(line, section)
+            found.tokens(" ".join(links), "docs_text" if context == "docs_text" else context)
+        if "arxiv" in line.lower() or "papers" in line.lower():
             found.ids(line, _line_context(line, section))
     if code:
         _scan_code("\n".join(code), found)
@@ -333,4 +352,6 @@ def word_zipf(token: str) -> float:
     """How common the token's words are in English (wordfreq's Zipf scale: 3 = once per million
     words; 0 = unknown): the least common of its parts, so `test_time` is ordinary words and
     `dr_grpo` is not. A name made of ordinary words needs a method context to be evidence."""
-    return min(zipf_frequency(part, "en") for part in token.split("_") if part) if token.strip("_") else 0.0
+    if "plus_plus" in token or not token.strip("_"):  # a symbol in the name (REINFORCE++): no phrase
+        return 0.0
+    return min(zipf_frequency(part, "en") for part in token.split("_") if part)

@@ -56,15 +56,40 @@ by_arxiv_id as (
     where m.mention_kind = 'arxiv_id'
 ),
 
+id_commits as (
+    -- when a framework carried a paper's arXiv id: within a month of that, an ambiguous, ordinary or
+    -- older name of the paper in a method context is taken as its name
+    select distinct
+        framework_id,
+        sha,
+        arxiv_id,
+        committed_at
+    from by_arxiv_id
+),
+
 by_alias as (
     select
         m.*,
         a.arxiv_id,
         'alias' as match_kind,
-        a.alias_status,
-        a.alias_reason
+        case when c.is_corroborated then 'usable' else a.alias_status end as alias_status,
+        case
+            when c.is_corroborated then 'with its arXiv id in the framework within a month'
+            else a.alias_reason
+        end as alias_reason
     from mentions as m
     inner join {{ ref('int_methods__aliases') }} as a on m.mention_value = a.alias_token
+    left join lateral (
+        select
+            a.alias_status <> 'usable' and not a.is_framework_name
+            and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
+            and exists (
+                select 1 from id_commits as i
+                where
+                    i.framework_id = m.framework_id and i.arxiv_id = a.arxiv_id
+                    and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
+            ) as is_corroborated
+    ) as c on true
     where m.mention_kind = 'token'
 ),
 
@@ -75,7 +100,8 @@ linked as (
 ),
 
 placed as (
-    -- the kind of place: message, data (data, evaluation, tests, vendored), docs, readme, example, code
+    -- the kind of place: message, data (data, evaluation, tests, vendored code), news (blogs, release
+    -- notes), docs, readme (a README outside examples), example (examples, recipes, scripts), code
     select
         l.*,
         case
@@ -83,41 +109,59 @@ placed as (
             when {{ regex_contains('lower(l.path)',
                 '(^|/)(tests?|data|datasets?|evals?|evaluation|benchmarks?|docker|third_party|vendor|patch(es)?)/') }}
                 then 'data'
+            when {{ regex_contains('lower(l.path)', '(^|/)(blogs?|news|release[-_]?notes?|changelog)([/.]|$)') }}
+                then 'news'
             when exists (
                 select 1 from docs_paths as d
                 where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
             ) then 'docs'
-            when {{ regex_contains('lower(l.path)', '^readme[^/]*$') }} then 'readme'
             when {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?)/') }} then 'example'
+            when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
-        end as place
+        end as place,
+        {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file
     from linked as l
+),
+
+kinds as (
+    select
+        arxiv_id,
+        paper_kind
+    from {{ ref('int_papers__screened') }}
 ),
 
 graded as (
     select
-        *,
+        pl.*,
+        k.paper_kind,
         case
-            when alias_status = 'rejected' then 'rejected'
-            when place = 'data' then 'citation'
-            when mention_context in ('related_work', 'news', 'docs_list', 'data') then 'citation'
+            when pl.alias_status = 'rejected' then 'rejected'
+            when pl.place in ('data', 'news') then 'citation'
+            when pl.place = 'readme' and pl.mention_context <> 'docs_heading' then 'citation'
+            when pl.mention_context in ('related_work', 'news', 'docs_list', 'data') then 'citation'
             when
-                alias_status = 'needs_method_context'
-                and mention_context not in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
+                pl.alias_status = 'needs_method_context'
+                and pl.mention_context not in ('path', 'code_def', 'option_value', 'config_key')
+                and not (pl.mention_context = 'docs_heading' and pl.place = 'docs')
                 then 'rejected'
-            when place = 'message'
+            when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
+                then 'citation'
+            when pl.place = 'message'
                 then case
-                    when {{ regex_contains("lower(split_part(message, chr(10), 1))",
-                        '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
+                    when
+                        {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
+                        and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
                         then 'implementation'
                     else 'citation'
                 end
-            when place = 'readme' then 'citation'
-            when place = 'docs' or (place = 'example' and {{ regex_contains('lower(path)', '\\.(md|mdx|rst)$') }})
-                then 'documented'
+            when pl.place = 'docs' or pl.is_docs_file then 'documented'
             else 'implementation'
         end as evidence_grade
-    from placed
+    from placed as pl
+    left join kinds as k on pl.arxiv_id = k.arxiv_id
 )
 
 select
@@ -137,10 +181,19 @@ select
     || ' as ' || replace(g.mention_context, '_', ' ') || ' in ' || g.place
     || case g.place when 'message' then '' else ' (' || g.path || ')' end
     || ': '
-    || case g.evidence_grade
-        when 'rejected' then 'not evidence, ' || g.alias_reason
-        when 'citation' then 'a citation, not an implementation'
-        when 'documented' then 'documented as supported'
+    || case
+        when g.evidence_grade = 'rejected' then 'not evidence: ' || g.alias_reason
+        when g.evidence_grade = 'citation' and g.place in ('data', 'news', 'readme')
+            then 'a citation (' || g.place || ' file), not an implementation'
+        when g.evidence_grade = 'citation' and g.mention_context in ('related_work', 'news', 'docs_list', 'data')
+            then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
+        when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
+            then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
+        when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
+        when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
+        when g.evidence_grade = 'documented' then 'documented as supported'
+        when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'
+            then 'implemented (' || g.alias_reason || ')'
         else 'implemented'
     end as evidence_reason,
     cast(
