@@ -38,7 +38,7 @@ MAX_SCAN_BYTES_PER_FILE = 1_000_000
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
 # Token rows kept per commit (arXiv ids are always kept): the strongest contexts first.
-MAX_TOKENS_PER_COMMIT = 120
+MAX_TOKENS_PER_COMMIT = 300
 _FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
 _CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                  "T": "type_changed", "U": "unmerged", "X": "unknown"}

@@ -169,12 +169,13 @@ CONTEXTS = (
     "code_def",      # a def/class name
     "option_value",  # a string literal or config/CLI value (loss_type="gspo", adv_estimator=gspo)
     "config_key",    # a YAML/TOML/JSON key, a --flag, a key=value override, a dataclass field
-    "code_name",     # an assignment target
-    "code_comment",  # an arXiv id in a code file (docstring, comment, URL)
     "docs_heading",  # a heading of a docs page or README
+    "code_comment",  # an arXiv id in a code file (docstring, comment, URL)
     "docs_text",     # prose of a docs page (ids; names only as link texts)
     "message",       # the commit subject (tokens) or message (ids)
+    "code_name",     # an assignment target (plentiful: kept last among the method contexts)
     "docs_list",     # a list item or table row of a docs page or README (ids, link texts)
+    "inline_citation",  # an id cited inside a sentence of prose ("motivated by [X](arxiv...) which ...")
     "news",          # a dated news line or section (ids, link texts, headings)
     "related_work",  # a citation, bibtex entry, related-work / "built with" / awesome section
     "data",          # data, patches of other projects, lock files (ids only)
@@ -281,6 +282,18 @@ def _line_context(line: str, section: str) -> str:
     return "docs_list" if _LIST_RE.match(line) else "docs_text"
 
 
+_URL_OR_TARGET_RE = re.compile(r"\]\([^)]*\)|https?://\S+")
+_PROSE_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+INLINE_WORDS_AFTER = 5
+
+
+def _cited_inline(line: str, arxiv_id: str) -> bool:
+    """The id sits inside a sentence that goes on (a citation), not on a line that is the reference
+    itself (a label and a link, a bibliography entry, a quoted reference)."""
+    after = line[line.rfind(arxiv_id) + len(arxiv_id):]
+    return len(_PROSE_WORD_RE.findall(_URL_OR_TARGET_RE.sub(" ", after))) >= INLINE_WORDS_AFTER
+
+
 def _scan_docs(text: str, found: _Found) -> None:
     """Headings and link texts give tokens; ids take the context of their line and section (a
     heading under a related-work/news heading inherits it); fenced code is scanned as code."""
@@ -308,9 +321,14 @@ def _scan_docs(text: str, found: _Found) -> None:
         links = _LINK_TEXT_RE.findall(line)
         if links:
             context = _line_context(line, section)
-            found.tokens(" ".join(links), "docs_text" if context == "docs_text" else context)
+            for link in links:
+                found.tokens(link, "inline_citation" if context == "docs_text" and _cited_inline(line, link)
+                             else context)
         if "arxiv" in line.lower() or "papers" in line.lower():
-            found.ids(line, _line_context(line, section))
+            context = _line_context(line, section)
+            for aid in find_arxiv_ids(line):
+                found.add("arxiv_id", aid, "inline_citation" if context == "docs_text" and _cited_inline(line, aid)
+                          else context)
     if code:
         _scan_code("\n".join(code), found)
 

@@ -138,7 +138,7 @@ graded as (
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
             when pl.place = 'readme' and pl.mention_context <> 'docs_heading' then 'citation'
-            when pl.mention_context in ('related_work', 'news', 'docs_list', 'data') then 'citation'
+            when pl.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data') then 'citation'
             when
                 pl.alias_status = 'needs_method_context'
                 and pl.mention_context not in ('path', 'code_def', 'option_value', 'config_key')
@@ -185,7 +185,7 @@ select
         when g.evidence_grade = 'rejected' then 'not evidence: ' || g.alias_reason
         when g.evidence_grade = 'citation' and g.place in ('data', 'news', 'readme')
             then 'a citation (' || g.place || ' file), not an implementation'
-        when g.evidence_grade = 'citation' and g.mention_context in ('related_work', 'news', 'docs_list', 'data')
+        when g.evidence_grade = 'citation' and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'

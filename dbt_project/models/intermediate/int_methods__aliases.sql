@@ -7,6 +7,8 @@
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carry it:
 --                      it counts only in a method context (option, def/class, path, heading)
 --   is_ambiguous       several papers claim it and no source ranks one above the others
+--   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
+--                      trains or serves, not the paper's method
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
 with candidates as (
     select
@@ -108,6 +110,7 @@ assessed as (
         max(c.claimed_by) as claimed_by,
         bool_or(not c.is_owner) as is_ambiguous,
         bool_or(n.alias_token in (select f.token from framework_names as f)) as is_framework_name,
+        bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
         bool_or(
@@ -134,17 +137,19 @@ select
     cast(claimed_by as integer) as claimed_by,
     coalesce(is_ambiguous, false) as is_ambiguous,
     coalesce(is_framework_name, false) as is_framework_name,
+    is_model_name,
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
     first_seen_at,
     case
-        when is_framework_name or is_ambiguous or coalesce(predates_paper, false) then 'rejected'
+        when is_framework_name or is_ambiguous or is_model_name or coalesce(predates_paper, false) then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
         else 'usable'
     end as alias_status,
     case
         when is_framework_name then 'the name of a tracked framework'
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
+        when is_model_name then 'a model name'
         when coalesce(predates_paper, false)
             then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
             || ', before the paper'
