@@ -186,7 +186,7 @@ def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
             got = _day(found[k][2])
             refs = [d for d in (_day(t["first_id_commit_date"]), _day(t["earliest_signal_date"])) if d]
             on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
-        row = {"framework": fw, "found": len(pred), "true": len(pos), "tp": len(tp),
+        row = {"framework": fw, "found": len(pred), "true": len(pos), "tp": len(tp), "on_time_n": on_time,
                "precision": len(tp) / len(pred) if pred else 1.0, "recall": len(tp) / len(pos) if pos else 1.0,
                "on_time": on_time / len(tp) if tp else 1.0}
         table.append(row)
@@ -236,9 +236,9 @@ def main() -> None:
     for r in table:
         print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
               f"{r['recall']:>7.2f} {r['on_time']:>9.0%}")
-    tot = {k: sum(r[k] for r in table) for k in ("found", "true", "tp")}
+    tot = {k: sum(r[k] for r in table) for k in ("found", "true", "tp", "on_time_n")}
     print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['tp'] / max(1, tot['found']):>9.2f} "
-          f"{tot['tp'] / max(1, tot['true']):>7.2f}")
+          f"{tot['tp'] / max(1, tot['true']):>7.2f} {tot['on_time_n'] / max(1, tot['tp']):>9.0%}")
 
 
 if __name__ == "__main__":

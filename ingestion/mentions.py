@@ -172,6 +172,7 @@ CONTEXTS = (
     "docs_heading",  # a heading of a docs page or README
     "code_comment",  # an arXiv id in a code file (docstring, comment, URL)
     "docs_text",     # prose of a docs page (ids; names only as link texts)
+    "feature_link",  # a docs/README link to a file of the repository ("[GSPO](examples/gspo/run.sh)")
     "message",       # the commit subject (tokens) or message (ids)
     "code_name",     # an assignment target (plentiful: kept last among the method contexts)
     "docs_list",     # a list item or table row of a docs page or README (ids, link texts)
@@ -196,7 +197,7 @@ _FLAG_RE = re.compile(r"(?<![\w-])--([A-Za-z][\w.-]{1,60})(?:[ =]+[\"']?([A-Za-z
 _OVERRIDE_RE = re.compile(r"(?<![\w-])([A-Za-z_][\w.]{1,80})=[\"']?([A-Za-z][\w.+-]{1,48})")
 _KEY_RE = re.compile(r"^\s*-?\s*[\"']?([A-Za-z_][\w.-]{1,60})[\"']?\s*[:=]\s*[\"']?([A-Za-z][\w.+-]{0,48})?", re.M)
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+)$|^([^\n]+)\n[=~^\-*]{3,}\s*$", re.M)
-_LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(")
+_LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(\s*<?([^)\s>]*)")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LIST_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\|)\s")
 _NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|🎉", re.I)
@@ -321,9 +322,13 @@ def _scan_docs(text: str, found: _Found) -> None:
         links = _LINK_TEXT_RE.findall(line)
         if links:
             context = _line_context(line, section)
-            for link in links:
-                found.tokens(link, "inline_citation" if context == "docs_text" and _cited_inline(line, link)
-                             else context)
+            for link, target in links:
+                if not target.startswith(("http", "#", "mailto:")) and context in ("docs_text", "docs_list"):
+                    found.tokens(link, "feature_link")  # it links to the framework's own code
+                elif context == "docs_text" and _cited_inline(line, link):
+                    found.tokens(link, "inline_citation")
+                else:
+                    found.tokens(link, context)
         if "arxiv" in line.lower() or "papers" in line.lower():
             context = _line_context(line, section)
             for aid in find_arxiv_ids(line):

@@ -137,7 +137,7 @@ graded as (
         case
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
-            when pl.place = 'readme' and pl.mention_context <> 'docs_heading' then 'citation'
+            when pl.place = 'readme' and pl.mention_context not in ('docs_heading', 'feature_link') then 'citation'
             when pl.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data') then 'citation'
             when
                 pl.alias_status = 'needs_method_context'

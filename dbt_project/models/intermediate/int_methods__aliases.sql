@@ -4,8 +4,8 @@
 -- and the curated method catalogue (data with its source). Per name:
 --   is_framework_name  the name of a tracked framework (its own system paper is not adopted by it)
 --   predates_paper     the token was in a tracked framework well before the paper's first version
---   is_ordinary_word   its words are common English (wordfreq) or many mined commits carry it:
---                      it counts only in a method context (option, def/class, path, heading)
+--   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
+--                      before the paper (document frequency): it counts only in a method context
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
 --                      trains or serves, not the paper's method
@@ -82,22 +82,47 @@ framework_names as (
     select {{ method_token(regex_extract('repo', '/(.*)$', 1)) }} from {{ ref('frameworks') }}
 ),
 
-mined_commits as (
-    select count(*) as commits from {{ ref('stg_git__commits') }}
-),
-
 token_history as (
-    -- when each alias token first appeared in any tracked framework, and how widely it is used
+    -- when each alias token first appeared in any tracked framework, and its commits with times
     select
         m.mention_value as alias_token,
-        min(c.committed_at) as first_seen_at,
-        {{ first_by('m.framework_id', 'c.committed_at, m.framework_id') }} as first_seen_framework_id,
-        count(distinct m.framework_id || ':' || m.sha) as commits_with_token,
+        m.framework_id,
+        c.committed_at,
         max(m.word_zipf) as word_zipf
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join {{ ref('stg_git__commits') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
     where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
-    group by m.mention_value
+    group by m.mention_value, m.framework_id, m.sha, c.committed_at
+),
+
+token_use as (
+    -- per (paper, token): first use in any framework, the word frequency, and the document
+    -- frequency before the paper (share of all mined commits before its first version)
+    select
+        n.arxiv_id,
+        n.alias_token,
+        min(h.committed_at) as first_seen_at,
+        {{ first_by('h.framework_id', 'h.committed_at, h.framework_id') }} as first_seen_framework_id,
+        max(h.word_zipf) as word_zipf,
+        count(
+            case when h.committed_at < p.published_at - interval '{{ var("alias_predates_grace_days") }} days' then 1 end
+        ) as commits_before_paper,
+        max(p.published_at) as published_at
+    from (select distinct arxiv_id, alias_token from named) as n
+    inner join token_history as h on n.alias_token = h.alias_token
+    left join {{ ref('stg_arxiv__papers') }} as p on n.arxiv_id = p.arxiv_id
+    group by n.arxiv_id, n.alias_token
+),
+
+commits_before as (
+    select
+        t.arxiv_id,
+        t.alias_token,
+        (
+            select count(*) from {{ ref('stg_git__commits') }} as c
+            where c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+        ) as commits
+    from token_use as t
 ),
 
 assessed as (
@@ -115,17 +140,17 @@ assessed as (
         min(h.first_seen_framework_id) as first_seen_framework_id,
         bool_or(
             h.first_seen_at
-            < p.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+            < h.published_at - interval '{{ var("alias_predates_grace_days") }} days'
         ) as predates_paper,
         bool_or(
             coalesce(h.word_zipf, 0) >= {{ var('ordinary_word_zipf') }}
-            or coalesce(h.commits_with_token, 0)
-            >= {{ var('ordinary_token_commit_share') }} * (select mc.commits from mined_commits as mc)
+            or coalesce(h.commits_before_paper, 0)
+            >= {{ var('ordinary_token_commit_share') }} * greatest(cb.commits, 1)
         ) as is_ordinary_word
     from named as n
     inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
-    left join {{ ref('stg_arxiv__papers') }} as p on n.arxiv_id = p.arxiv_id
-    left join token_history as h on n.alias_token = h.alias_token
+    left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
+    left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
 )
 
