@@ -56,9 +56,13 @@ def miner_version() -> str:
 
 
 def mirror_of(fw: config.Framework, mirrors: Path) -> Path | None:
-    for repo in (fw.repo, *fw.former_repos):
-        path = mirrors / repo.replace("/", "+") / "repo"
-        if path.is_dir():
+    """The mirror `<owner>+<name>/repo` of the framework (current or former name; a moved owner
+    is matched by the repository name)."""
+    names = [r.replace("/", "+").lower() for r in (fw.repo, *fw.former_repos)]
+    tails = [r.rpartition("/")[2].lower() for r in (fw.repo, *fw.former_repos)]
+    for path in sorted(mirrors.glob("*+*/repo")):
+        folder = path.parent.name.lower()
+        if folder in names or folder.partition("+")[2] in tails:
             return path
     return None
 
@@ -135,7 +139,7 @@ def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers:
     for table, index in (("commits", 0), ("commit_mentions", 1)):
         files = ", ".join(f"'{f[index]}'" for f in git_files)
         con.execute(f"create table raw_git.{table} as select *, {load} from read_parquet([{files}], union_by_name=true)")
-    frameworks = config.frameworks()
+    frameworks = config.frameworks(sample_only=False)
     features = [screen(p, frameworks) for p in papers]
     for table, rows in (("papers", papers), ("paper_features", features)):
         frame = pd.DataFrame(rows)
@@ -221,10 +225,14 @@ def main() -> None:
     args = ap.parse_args()
 
     git_files = []
-    for fw in config.frameworks():
+    for fw in config.frameworks(sample_only=False):
         repo = mirror_of(fw, args.mirrors)
-        if repo is not None:
+        if repo is None:
+            continue
+        try:
             git_files.append(mined(fw, repo, args.work / "mined"))
+        except RuntimeError as exc:  # e.g. a partial clone missing a blob: measured without it
+            print(f"  {fw.framework_id} not mined: {str(exc)[:160]}", file=sys.stderr)
     papers = paper_rows(args.truth, args.papers_cache)
     abstracts = sum(bool(p["abstract"]) for p in papers)
     print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)", file=sys.stderr)

@@ -100,14 +100,14 @@ linked as (
 ),
 
 placed as (
-    -- the kind of place: message, data (data, evaluation, tests, vendored code), news (blogs, release
+    -- the kind of place: message, data (data, evaluation, benchmarks, tests, vendored code), news (blogs, release
     -- notes), docs, readme (a README outside examples), example (examples, recipes, scripts), code
     select
         l.*,
         case
             when l.path = '' then 'message'
             when {{ regex_contains('lower(l.path)',
-                '(^|/)(tests?|data|datasets?|evals?|evaluation|benchmarks?|docker|third_party|vendor|patch(es)?)/') }}
+                '(^|/)(tests?|data|datasets?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
                 then 'data'
             when {{ regex_contains('lower(l.path)', '(^|/)(blogs?|news|release[-_]?notes?|changelog)([/.]|$)') }}
                 then 'news'
@@ -130,10 +130,20 @@ kinds as (
     from {{ ref('int_papers__screened') }}
 ),
 
+own_papers as (
+    -- a framework's own system paper (its name is the paper's name) is cited by it, not adopted
+    select distinct
+        arxiv_id,
+        named_framework_id as framework_id
+    from {{ ref('int_methods__aliases') }}
+    where named_framework_id is not null
+),
+
 graded as (
     select
         pl.*,
         k.paper_kind,
+        o.framework_id is not null as is_own_paper,
         case
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
@@ -145,6 +155,7 @@ graded as (
                 and not (pl.mention_context = 'docs_heading' and pl.place = 'docs')
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            when o.framework_id is not null then 'citation'
             when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
                 then 'citation'
             when pl.place = 'message'
@@ -162,6 +173,7 @@ graded as (
         end as evidence_grade
     from placed as pl
     left join kinds as k on pl.arxiv_id = k.arxiv_id
+    left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
 )
 
 select
@@ -189,6 +201,7 @@ select
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
+        when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
         when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
         when g.evidence_grade = 'documented' then 'documented as supported'

@@ -2,7 +2,8 @@
 -- what the mined histories say about each name (alias hygiene from evidence, not hand lists).
 -- Sources: the acronym before a title's colon, the names the screener found the paper defining,
 -- and the curated method catalogue (data with its source). Per name:
---   is_framework_name  the name of a tracked framework (its own system paper is not adopted by it)
+--   is_framework_name  the name of a tracked framework (named_framework_id): never a method name,
+--                      and that framework's own system paper is not adopted by it
 --   predates_paper     the token was in a tracked framework well before the paper's first version
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
@@ -75,11 +76,20 @@ claims as (
 ),
 
 framework_names as (
-    select {{ method_token('framework_id') }} as token from {{ ref('frameworks') }}
+    select
+        framework_id,
+        {{ method_token('framework_id') }} as token
+    from {{ ref('frameworks') }}
     union
-    select {{ method_token('display_name') }} from {{ ref('frameworks') }}
+    select
+        framework_id,
+        {{ method_token('display_name') }}
+    from {{ ref('frameworks') }}
     union
-    select {{ method_token(regex_extract('repo', '/(.*)$', 1)) }} from {{ ref('frameworks') }}
+    select
+        framework_id,
+        {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
+    from {{ ref('frameworks') }}
 ),
 
 token_history as (
@@ -134,7 +144,7 @@ assessed as (
         min(n.source_rank) as source_rank,
         max(c.claimed_by) as claimed_by,
         bool_or(not c.is_owner) as is_ambiguous,
-        bool_or(n.alias_token in (select f.token from framework_names as f)) as is_framework_name,
+        min(fn.framework_id) as named_framework_id,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
@@ -149,6 +159,7 @@ assessed as (
         ) as is_ordinary_word
     from named as n
     inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
+    left join framework_names as fn on n.alias_token = fn.token
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
@@ -161,18 +172,19 @@ select
     alias_token,
     cast(claimed_by as integer) as claimed_by,
     coalesce(is_ambiguous, false) as is_ambiguous,
-    coalesce(is_framework_name, false) as is_framework_name,
+    named_framework_id is not null as is_framework_name,
+    named_framework_id,
     is_model_name,
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
     first_seen_at,
     case
-        when is_framework_name or is_ambiguous or is_model_name or coalesce(predates_paper, false) then 'rejected'
+        when named_framework_id is not null or is_ambiguous or is_model_name or coalesce(predates_paper, false) then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
         else 'usable'
     end as alias_status,
     case
-        when is_framework_name then 'the name of a tracked framework'
+        when named_framework_id is not null then 'the name of the framework ' || named_framework_id
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
         when coalesce(predates_paper, false)
