@@ -174,7 +174,7 @@ select
     coalesce(is_ambiguous, false) as is_ambiguous,
     named_framework_id is not null as is_framework_name,
     named_framework_id,
-    is_model_name,
+    coalesce(is_model_name, false) as is_model_name,
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
     first_seen_at,
