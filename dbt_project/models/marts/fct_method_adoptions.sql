@@ -13,7 +13,7 @@ ranked as (
         cast(committed_at as date) as committed_date,
         row_number() over (
             partition by arxiv_id, framework_id
-            order by committed_at asc, confidence desc, sha asc, path asc, matched_value asc
+            order by committed_at asc, confidence desc, path = '' asc, sha asc, path asc, matched_value asc
         ) as link_rank
     from links
 ),
