@@ -67,6 +67,17 @@ id_commits as (
     from by_arxiv_id
 ),
 
+aliases as (
+    -- one judgement per (paper, token): a name from several sources is still one name
+    select distinct
+        arxiv_id,
+        alias_token,
+        alias_status,
+        alias_reason,
+        is_framework_name
+    from {{ ref('int_methods__aliases') }}
+),
+
 by_alias as (
     select
         m.*,
@@ -78,7 +89,7 @@ by_alias as (
             else a.alias_reason
         end as alias_reason
     from mentions as m
-    inner join {{ ref('int_methods__aliases') }} as a on m.mention_value = a.alias_token
+    inner join aliases as a on m.mention_value = a.alias_token
     left join lateral (
         select
             a.alias_status <> 'usable' and not a.is_framework_name
