@@ -78,29 +78,43 @@ aliases as (
     from {{ ref('int_methods__aliases') }}
 ),
 
+corroborated as (
+    -- an ambiguous, ordinary or older name (not a framework's name) in a method context, within a
+    -- month of the paper's arXiv id in the same framework
+    select distinct
+        m.framework_id,
+        m.sha,
+        m.path,
+        m.mention_value,
+        a.arxiv_id
+    from mentions as m
+    inner join aliases as a on m.mention_value = a.alias_token
+    inner join id_commits as i
+        on
+            m.framework_id = i.framework_id and a.arxiv_id = i.arxiv_id
+            and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
+    where
+        m.mention_kind = 'token'
+        and a.alias_status <> 'usable' and not a.is_framework_name
+        and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
+),
+
 by_alias as (
     select
         m.*,
         a.arxiv_id,
         'alias' as match_kind,
-        case when c.is_corroborated then 'usable' else a.alias_status end as alias_status,
+        case when c.sha is not null then 'usable' else a.alias_status end as alias_status,
         case
-            when c.is_corroborated then 'with its arXiv id in the framework within a month'
+            when c.sha is not null then 'with its arXiv id in the framework within a month'
             else a.alias_reason
         end as alias_reason
     from mentions as m
     inner join aliases as a on m.mention_value = a.alias_token
-    left join lateral (
-        select
-            a.alias_status <> 'usable' and not a.is_framework_name
-            and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
-            and exists (
-                select 1 from id_commits as i
-                where
-                    i.framework_id = m.framework_id and i.arxiv_id = a.arxiv_id
-                    and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
-            ) as is_corroborated
-    ) as c on true
+    left join corroborated as c
+        on
+            m.framework_id = c.framework_id and m.sha = c.sha and m.path = c.path
+            and m.mention_value = c.mention_value and a.arxiv_id = c.arxiv_id
     where m.mention_kind = 'token'
 ),
 
@@ -123,9 +137,9 @@ placed as (
             when {{ regex_contains('lower(l.path)', '(^|/)(blogs?|news|release[-_]?notes?|changelog)([/.]|$)') }}
                 then 'news'
             when exists (
-                select 1 from docs_paths as d
-                where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
-            ) then 'docs'
+                    select 1 as hit from docs_paths as d
+                    where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
+                ) then 'docs'
             when {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?)/') }} then 'example'
             when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
@@ -171,14 +185,14 @@ graded as (
                 then 'citation'
             when pl.place = 'message'
                 then case
-                    when
+                        when
                         {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
-                        and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
-                        then 'implementation'
-                    else 'citation'
-                end
+                            then 'implementation'
+                        else 'citation'
+                    end
             when pl.place = 'docs' or pl.is_docs_file then 'documented'
             else 'implementation'
         end as evidence_grade
@@ -208,7 +222,8 @@ select
         when g.evidence_grade = 'rejected' then 'not evidence: ' || g.alias_reason
         when g.evidence_grade = 'citation' and g.place in ('data', 'news', 'readme')
             then 'a citation (' || g.place || ' file), not an implementation'
-        when g.evidence_grade = 'citation' and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
+        when g.evidence_grade = 'citation'
+            and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'

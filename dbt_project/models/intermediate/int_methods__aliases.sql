@@ -115,24 +115,32 @@ token_use as (
         {{ first_by('h.framework_id', 'h.committed_at, h.framework_id') }} as first_seen_framework_id,
         max(h.word_zipf) as word_zipf,
         count(
-            case when h.committed_at < p.published_at - interval '{{ var("alias_predates_grace_days") }} days' then 1 end
+            case
+                when h.committed_at < p.published_at - interval '{{ var("alias_predates_grace_days") }} days' then 1
+            end
         ) as commits_before_paper,
         max(p.published_at) as published_at
-    from (select distinct arxiv_id, alias_token from named) as n
+    from (
+        select distinct
+            arxiv_id,
+            alias_token
+        from named
+    ) as n
     inner join token_history as h on n.alias_token = h.alias_token
     left join {{ ref('stg_arxiv__papers') }} as p on n.arxiv_id = p.arxiv_id
     group by n.arxiv_id, n.alias_token
 ),
 
 commits_before as (
+    -- all mined commits before the paper's first version (less the grace): the denominator
     select
         t.arxiv_id,
         t.alias_token,
-        (
-            select count(*) from {{ ref('stg_git__commits') }} as c
-            where c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
-        ) as commits
+        count(c.sha) as commits
     from token_use as t
+    left join {{ ref('stg_git__commits') }} as c
+        on c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+    group by t.arxiv_id, t.alias_token
 ),
 
 assessed as (
@@ -179,7 +187,9 @@ select
     coalesce(is_ordinary_word, false) as is_ordinary_word,
     first_seen_at,
     case
-        when named_framework_id is not null or is_ambiguous or is_model_name or coalesce(predates_paper, false) then 'rejected'
+        when
+            named_framework_id is not null or is_ambiguous or is_model_name or coalesce(predates_paper, false)
+            then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
         else 'usable'
     end as alias_status,
@@ -189,7 +199,7 @@ select
         when is_model_name then 'a model name'
         when coalesce(predates_paper, false)
             then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
-            || ', before the paper'
+                || ', before the paper'
         when coalesce(is_ordinary_word, false) then 'an ordinary word or identifier'
         else 'a distinctive name'
     end as alias_reason
