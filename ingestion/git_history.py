@@ -37,6 +37,7 @@ from pathlib import Path
 import dlt
 
 from ingestion import config
+from ingestion.mentions import CONTEXT_RANK, word_zipf
 from ingestion.contribution_rules import codeowners_summary, extract_rules
 from ingestion.git_mining import (
     MAX_SCAN_BYTES_PER_FILE,
@@ -133,19 +134,18 @@ def file_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False,
 
 def mention_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False,
                  repo: str | None = None) -> Iterator[dict]:
+    """One row per (path, location, kind, value), with the strongest context it was seen in
+    (a path listed twice keeps one row: the merge key must stay unique)."""
     base = {"framework_id": fw.framework_id, "repo": repo or fw.repo, "sha": c.sha, "deleted": deleted}
-    groups_seen: set[tuple[str, str]] = set()
-    rows_seen: set[tuple[str, str, str, str]] = set()
+    best: dict[tuple[str, str, str, str], str] = {}
     for g in c.mention_groups:
-        repeated = (g.path, g.location) in groups_seen  # a path listed twice must not duplicate keys
-        groups_seen.add((g.path, g.location))
-        for kind, values in (("arxiv_id", g.arxiv_ids), ("token", g.tokens)):
-            for value in values:
-                key = (g.path, g.location, kind, value)
-                if repeated and key in rows_seen:
-                    continue
-                rows_seen.add(key)
-                yield {**base, "path": g.path, "kind": kind, "value": value, "location": g.location}
+        for kind, value, context in g.items:
+            key = (g.path, g.location, kind, value)
+            if key not in best or CONTEXT_RANK[context] < CONTEXT_RANK[best[key]]:
+                best[key] = context
+    for (path, location, kind, value), context in best.items():
+        yield {**base, "path": path, "kind": kind, "value": value, "location": location, "context": context,
+               "word_zipf": word_zipf(value) if kind == "token" else None}
 
 
 def batched(rows: Iterable[dict], size: int = 5_000) -> Iterator[list[dict]]:

@@ -39,7 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO
 
-from ingestion.mentions import find_arxiv_ids, find_tokens
+from ingestion.mentions import CONTEXT_RANK, contextual_mentions
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +47,13 @@ MAX_SCAN_BYTES_PER_FILE = 1_000_000
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
+# Token rows kept per commit (arXiv ids are always kept): the strongest contexts first.
+MAX_TOKENS_PER_COMMIT = 300
 _FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
 _CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                  "T": "type_changed", "U": "unmerged", "X": "unknown"}
 _SUBMODULE_MODE = "160000"
+_NEW_FILE = frozenset({"added", "renamed", "copied"})
 
 
 @dataclass(slots=True)
@@ -68,21 +71,26 @@ class FileChange:
 @dataclass(slots=True, frozen=True)
 class MentionGroup:
     """The mentions found in one text (a message or one file's added lines), kept compact:
-    rows are only expanded when loaded."""
+    rows are only expanded when loaded. `items` are (kind, value, context) triples."""
 
     path: str  # '' for the message
     location: str  # message | added_line
-    arxiv_ids: tuple[str, ...]
-    tokens: frozenset[str]
+    items: tuple[tuple[str, str, str], ...]
 
     def __len__(self) -> int:
-        return len(self.arxiv_ids) + len(self.tokens)
+        return len(self.items)
+
+    @property
+    def arxiv_ids(self) -> tuple[str, ...]:
+        return tuple(v for k, v, _ in self.items if k == "arxiv_id")
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        return frozenset(v for k, v, _ in self.items if k == "token")
 
     def expand(self) -> Iterator[Mention]:
-        for aid in self.arxiv_ids:
-            yield Mention(self.path, "arxiv_id", aid, self.location)
-        for tok in self.tokens:
-            yield Mention(self.path, "token", tok, self.location)
+        for kind, value, context in self.items:
+            yield Mention(self.path, kind, value, self.location, context)
 
 
 @dataclass(slots=True)
@@ -91,6 +99,7 @@ class Mention:
     kind: str  # arxiv_id | token
     value: str
     location: str  # message | added_line
+    context: str = ""  # one of mentions.CONTEXTS
 
 
 @dataclass
@@ -150,6 +159,7 @@ class MiningStats:
     history_rewrites: int = 0
     quarantined_files: int = 0
     quarantined_commits: int = 0
+    mentions_over_bound: int = 0
 
     def add(self, other: MiningStats) -> None:
         for name in self.__dataclass_fields__:
@@ -159,10 +169,27 @@ class MiningStats:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-def mentions_in(text: str, path: str, location: str) -> list[MentionGroup]:
-    """Mentions in one piece of text (a message or the added lines of one file)."""
-    group = MentionGroup(path, location, tuple(find_arxiv_ids(text)), frozenset(find_tokens(text)))
-    return [group] if len(group) else []
+def mentions_in(text: str, path: str, location: str, file_added: bool = False) -> list[MentionGroup]:
+    """Mentions in one piece of text (a message or the added lines of one file), with context."""
+    found = contextual_mentions(text, path, location, file_added)
+    items = tuple(sorted((kind, value, context) for (kind, value), context in found.items.items()))
+    return [MentionGroup(path, location, items)] if items else []
+
+
+def bound_mentions(commit: MinedCommit, stats: MiningStats, limit: int = MAX_TOKENS_PER_COMMIT) -> None:
+    """Keep every arXiv id and at most `limit` token rows per commit, strongest contexts first
+    (a vendored import or a mass rename would otherwise add thousands of rows of no use)."""
+    tokens = sorted(
+        (CONTEXT_RANK[c], gi, v) for gi, g in enumerate(commit.mention_groups) for k, v, c in g.items if k == "token")
+    if len(tokens) <= limit:
+        return
+    kept = {(gi, v) for _, gi, v in tokens[:limit]}
+    stats.mentions_over_bound += len(tokens) - limit
+    commit.mention_groups = [
+        g2 for gi, g in enumerate(commit.mention_groups)
+        if (g2 := MentionGroup(g.path, g.location, tuple(
+            it for it in g.items if it[0] != "token" or (gi, it[1]) in kept)))
+    ]
 
 
 def _decode(raw: bytes, stats: MiningStats, counter: str) -> str:
@@ -320,7 +347,7 @@ class _CommitParser:
         except UnicodeDecodeError:
             self.stats.non_utf8_lines += 1
             text = raw.decode("utf-8", errors="replace")
-        commit.mention_groups.extend(mentions_in(text, fc.path, "added_line"))
+        commit.mention_groups.extend(mentions_in(text, fc.path, "added_line", fc.change_type in _NEW_FILE))
 
     def _scannable(self, fc: FileChange, added: list[bytes]) -> list[bytes]:
         """Drop long space-less lines (data blobs) and stop at `max_scan_bytes` per file."""
@@ -375,6 +402,7 @@ class _CommitParser:
         stats = self.stats
         if commit.message:
             commit.mention_groups[:0] = mentions_in(commit.message, "", "message")
+        bound_mentions(commit, stats)
         stats.commits += 1
         stats.merge_commits += commit.is_merge
         stats.files += len(commit.files)

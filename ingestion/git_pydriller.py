@@ -21,6 +21,7 @@ from ingestion.git_mining import (
     MinedCommit,
     MiningStats,
     git,
+    bound_mentions,
     mentions_in,
 )
 
@@ -98,7 +99,9 @@ def pydriller_commits(
                         break
                     kept.append(text)
                     size += len(text.encode("utf-8", errors="replace")) + 2
-                mined.mention_groups.extend(mentions_in("\n".join(kept), path, "added_line"))
+                mined.mention_groups.extend(mentions_in("\n".join(kept), path, "added_line",
+                                                        fc.change_type in ("added", "renamed", "copied")))
+        bound_mentions(mined, stats)
         stats.commits += 1
         stats.merge_commits += mined.is_merge
         stats.files += len(mined.files)

@@ -16,6 +16,8 @@ import keyword
 import re
 from functools import lru_cache
 
+from wordfreq import zipf_frequency
+
 from ingestion.arxiv_parse import canonical_old_id
 
 # --- arXiv ids -------------------------------------------------------------------------------
@@ -75,6 +77,7 @@ def _canonical_old(old: str) -> str:
 # --- identifier tokens -----------------------------------------------------------------------
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
+_VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
 _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
@@ -129,7 +132,7 @@ def _word_tokens(word: str) -> tuple[str, ...]:
         return ()
     out = [token] if _keep(token) else []
     if "_" not in token:
-        return tuple(out)
+        return _with_unversioned(out)
     parts = token.split("_")
     n = len(parts)
     if n <= MAX_PARTS_FOR_RUNS:
@@ -141,7 +144,12 @@ def _word_tokens(word: str) -> tuple[str, ...]:
                 sub = "_".join(run)
                 if _keep(sub):
                     out.append(sub)
-    return tuple(out)
+    return _with_unversioned(out)
+
+
+def _with_unversioned(tokens: list[str]) -> tuple[str, ...]:
+    """`prorlv2` -> `prorl` too: a method's next version keeps its name."""
+    return tuple(tokens) + tuple(m.group(1) for t in tokens if (m := _VERSIONED_RE.match(t)))
 
 
 def find_tokens(text: str | None) -> set[str]:
@@ -149,3 +157,224 @@ def find_tokens(text: str | None) -> set[str]:
     if not text:
         return set()
     return set().union(*map(_word_tokens, set(_WORD_RE.findall(text))))
+
+
+# --- mentions with their context --------------------------------------------------------------
+# Where a mention sits decides what it can be evidence of: a name defined in code, a config key or
+# option value, a new file or folder named after it, a docs heading implement or document a method;
+# an id in a list, a news line or a related-work section only cites it. Strongest first: a value
+# found in several places of one file keeps the strongest.
+CONTEXTS = (
+    "path",          # a folder or file name of a file the commit added
+    "code_def",      # a def/class name
+    "option_value",  # a string literal or config/CLI value (loss_type="gspo", adv_estimator=gspo)
+    "config_key",    # a YAML/TOML/JSON key, a --flag, a key=value override, a dataclass field
+    "docs_heading",  # a heading of a docs page or README
+    "code_comment",  # an arXiv id in a code file (docstring, comment, URL)
+    "docs_text",     # prose of a docs page (ids; names only as link texts)
+    "feature_link",  # a docs/README link to a file of the repository ("[GSPO](examples/gspo/run.sh)")
+    "message",       # the commit subject (tokens) or message (ids)
+    "code_name",     # an assignment target (plentiful: kept last among the method contexts)
+    "docs_list",     # a list item or table row of a docs page or README (ids, link texts)
+    "inline_citation",  # an id cited inside a sentence of prose ("motivated by [X](arxiv...) which ...")
+    "news",          # a dated news line or section (ids, link texts, headings)
+    "related_work",  # a citation, bibtex entry, related-work / "built with" / awesome section
+    "data",          # data, patches of other projects, lock files (ids only)
+)
+CONTEXT_RANK = {c: i for i, c in enumerate(CONTEXTS)}
+
+_CODE_EXT = frozenset("py pyx pyi c cc cpp cu cuh h hpp rs go js ts java scala jl lua".split())
+_CONFIG_EXT = frozenset("yaml yml toml json cfg ini conf".split())
+_SCRIPT_EXT = frozenset("sh bash zsh slurm sbatch".split())
+_DOCS_EXT = frozenset("md mdx rst markdown".split())
+_DATA_EXT = frozenset("jsonl csv tsv parquet patch diff lock txt log xml svg html".split())
+
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|struct|fn|func|function)\s+([A-Za-z_]\w*)", re.M)
+_FIELD_RE = re.compile(r"^\s+([A-Za-z_]\w*)\s*:\s*[\w\[\]., |]{1,80}=(?!=)", re.M)
+_ASSIGN_RE = re.compile(r"^\s*(?:self\.)?([A-Za-z_]\w*)\s*=(?!=)", re.M)
+_LITERAL_RE = re.compile(r"(?<![\w\\])([\"'])([A-Za-z][\w.+-]{2,48})\1")
+_FLAG_RE = re.compile(r"(?<![\w-])--([A-Za-z][\w.-]{1,60})(?:[ =]+[\"']?([A-Za-z][\w.+-]{1,48}))?")
+_OVERRIDE_RE = re.compile(r"(?<![\w-])([A-Za-z_][\w.]{1,80})=[\"']?([A-Za-z][\w.+-]{1,48})")
+_KEY_RE = re.compile(r"^\s*-?\s*[\"']?([A-Za-z_][\w.-]{1,60})[\"']?\s*[:=]\s*[\"']?([A-Za-z][\w.+-]{0,48})?", re.M)
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+)$|^([^\n]+)\n[=~^\-*]{3,}\s*$", re.M)
+_LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(\s*<?([^)\s>]*)")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)")
+_LIST_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\|)\s")
+_NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|🎉", re.I)
+_RELATED_RE = re.compile(
+    r"related work|awesome|built (?:with|on|upon)|powered by|projects? (?:using|based)|community|"
+    r"citation|cite|bibtex|reference|acknowledg|publications?|papers? using|adopted by|used by|"
+    r"@(?:article|misc|inproceedings)|\b(?:journal|booktitle|eprint|archiveprefix)\s*=", re.I)
+
+
+def file_kind(path: str) -> str:
+    """code | config | script | docs | notebook | data | other, from the file's name."""
+    name = path.rsplit("/", 1)[-1].lower()
+    ext = name.rsplit(".", 1)[-1] if "." in name else ""
+    if ext in _CODE_EXT:
+        return "code"
+    if ext in _CONFIG_EXT:
+        return "config"
+    if ext in _SCRIPT_EXT or name in ("makefile", "dockerfile"):
+        return "script"
+    if ext in _DOCS_EXT or name.startswith("readme"):
+        return "docs"
+    if ext == "ipynb":
+        return "notebook"
+    if ext in _DATA_EXT:
+        return "data"
+    return "other"
+
+
+class _Found:
+    """Values found in one text, each with its strongest context."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], str] = {}
+
+    def add(self, kind: str, value: str, context: str) -> None:
+        key = (kind, value)
+        old = self.items.get(key)
+        if old is None or CONTEXT_RANK[context] < CONTEXT_RANK[old]:
+            self.items[key] = context
+
+    def tokens(self, text: str, context: str) -> None:
+        for tok in find_tokens(text):
+            self.add("token", tok, context)
+
+    def ids(self, text: str, context: str) -> None:
+        for aid in find_arxiv_ids(text):
+            self.add("arxiv_id", aid, context)
+
+
+def _scan_code(text: str, found: _Found) -> None:
+    for rx, context in ((_DEF_RE, "code_def"), (_FIELD_RE, "config_key"), (_ASSIGN_RE, "code_name")):
+        found.tokens(" ".join(m.group(1) for m in rx.finditer(text)), context)
+    found.tokens(" ".join(m.group(2) for m in _LITERAL_RE.finditer(text)), "option_value")
+    _scan_script(text, found)
+    found.ids(text, "code_comment")
+
+
+def _scan_script(text: str, found: _Found) -> None:
+    keys, values = [], []
+    for rx in (_FLAG_RE, _OVERRIDE_RE):
+        for m in rx.finditer(text):
+            keys.append(m.group(1).rsplit(".", 1)[-1])
+            values.append(m.group(2) or "")
+    found.tokens(" ".join(keys), "config_key")
+    found.tokens(" ".join(values), "option_value")
+
+
+def _scan_config(text: str, found: _Found) -> None:
+    keys, values = [], []
+    for m in _KEY_RE.finditer(text):
+        keys.append(m.group(1).rsplit(".", 1)[-1])
+        values.append(m.group(2) or "")
+    found.tokens(" ".join(keys), "config_key")
+    found.tokens(" ".join(values), "option_value")
+    _scan_script(text, found)
+
+
+def _line_context(line: str, section: str) -> str:
+    if _RELATED_RE.search(line) or _RELATED_RE.search(section):
+        return "related_work"
+    if _NEWS_RE.search(line) or _NEWS_RE.search(section):
+        return "news"
+    return "docs_list" if _LIST_RE.match(line) else "docs_text"
+
+
+_URL_OR_TARGET_RE = re.compile(r"\]\([^)]*\)|https?://\S+")
+_PROSE_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+INLINE_WORDS_AFTER = 5
+
+
+def _cited_inline(line: str, arxiv_id: str) -> bool:
+    """The id sits inside a sentence that goes on (a citation), not on a line that is the reference
+    itself (a label and a link, a bibliography entry, a quoted reference)."""
+    after = line[line.rfind(arxiv_id) + len(arxiv_id):]
+    return len(_PROSE_WORD_RE.findall(_URL_OR_TARGET_RE.sub(" ", after))) >= INLINE_WORDS_AFTER
+
+
+def _scan_docs(text: str, found: _Found) -> None:
+    """Headings and link texts give tokens; ids take the context of their line and section (a
+    heading under a related-work/news heading inherits it); fenced code is scanned as code."""
+    sections: list[tuple[int, str]] = []  # (level, heading) of the open sections
+    fenced, code = False, []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            code.append(line)
+            continue
+        heading = _HEADING_RE.match(line if i + 1 >= len(lines) else f"{line}\n{lines[i + 1]}")
+        if heading and line.strip():
+            title = heading.group(1) or heading.group(2) or ""
+            level = len(line) - len(line.lstrip("#")) if heading.group(1) else 1
+            sections = [s for s in sections if s[0] < level] + [(level, title)]
+            outer = " ".join(t for _, t in sections[:-1])
+            context = _line_context(title, outer) if outer else "docs_heading"
+            found.tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
+            found.ids(line, "related_work" if _RELATED_RE.search(line) else "docs_heading")
+            continue
+        section = " ".join(t for _, t in sections)
+        links = _LINK_TEXT_RE.findall(line)
+        if links:
+            context = _line_context(line, section)
+            for link, target in links:
+                if not target.startswith(("http", "#", "mailto:")) and context in ("docs_text", "docs_list"):
+                    found.tokens(link, "feature_link")  # it links to the framework's own code
+                elif context == "docs_text" and _cited_inline(line, link):
+                    found.tokens(link, "inline_citation")
+                else:
+                    found.tokens(link, context)
+        if "arxiv" in line.lower() or "papers" in line.lower():
+            context = _line_context(line, section)
+            for aid in find_arxiv_ids(line):
+                found.add("arxiv_id", aid, "inline_citation" if context == "docs_text" and _cited_inline(line, aid)
+                          else context)
+    if code:
+        _scan_code("\n".join(code), found)
+
+
+def _path_tokens(path: str) -> str:
+    parts = path.split("/")
+    parts[-1] = parts[-1].rsplit(".", 1)[0]
+    return " ".join(parts)
+
+
+def contextual_mentions(text: str, path: str, location: str, file_added: bool = False) -> _Found:
+    """Mentions of one message or one file's added lines, each with its strongest context."""
+    found = _Found()
+    if location == "message":
+        found.ids(text, "message")
+        found.tokens(text.split("\n", 1)[0], "message")
+        return found
+    if file_added:
+        found.tokens(_path_tokens(path), "path")
+    kind = file_kind(path)
+    if kind == "notebook":
+        text = text.replace('\\"', '"').replace("\\n", "\n")
+    if kind in ("code", "notebook"):
+        _scan_code(text, found)
+    elif kind == "config":
+        _scan_config(text, found)
+    elif kind == "script":
+        _scan_script(text, found)
+        found.ids(text, "code_comment")
+    elif kind == "docs":
+        _scan_docs(text, found)
+    else:
+        found.ids(text, "data")
+    return found
+
+
+@lru_cache(maxsize=262_144)
+def word_zipf(token: str) -> float:
+    """How common the token's words are in English (wordfreq's Zipf scale: 3 = once per million
+    words; 0 = unknown): the least common of its parts, so `test_time` is ordinary words and
+    `dr_grpo` is not. A name made of ordinary words needs a method context to be evidence."""
+    if "plus_plus" in token or not token.strip("_"):  # a symbol in the name (REINFORCE++): no phrase
+        return 0.0
+    return min(zipf_frequency(part, "en") for part in token.split("_") if part)

@@ -47,7 +47,7 @@ PAPERS = [
 COMMITS = [
     ("trl", "t1", "2025-01-15 09:00:00+00", True, [("trl/loss.py", "arxiv_id", "2501.00001", "added_line")]),
     ("trl", "t2", "2025-02-01 09:00:00+00", True, [("trl/sapo.py", "token", "sapo", "added_line")]),
-    ("trl", "t3", "2025-03-01 09:00:00+00", True, [("", "token", "twinpo", "message")]),
+    ("trl", "t3", "2025-03-01 09:00:00+00", True, [("trl/twinpo.py", "token", "twinpo", "added_line")]),
     ("verl", "v1", "2025-03-01 15:00:00+00", True, [("verl/core.py", "token", "twinpo", "added_line")]),
     ("verl", "v2", "2025-08-01 09:00:00+00", True, [("docs/latepo.md", "arxiv_id", "2501.00004", "added_line")]),
     ("verl", "v3", "2025-02-20 09:00:00+00", True, [("verl/core.py", "token", "seedpo", "added_line")]),

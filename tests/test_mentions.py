@@ -47,3 +47,55 @@ def test_tokens_normalised_and_runs_inside_identifiers():
 def test_tokens_drop_keywords_and_short_words():
     assert find_tokens("if x is None: return a or b") == set()
     assert find_tokens(None) == set()
+
+
+def test_mention_contexts_by_kind_of_place():
+    from ingestion.mentions import contextual_mentions
+
+    code = contextual_mentions(
+        'class GSPOLoss:\n    pass\nmode = "dr_grpo"\nparser.add_argument("--use-kl-cov")\n# see arXiv:2507.18071\n',
+        "pkg/losses/gspo.py", "added_line", file_added=True).items
+    assert code[("token", "gspo_loss")] == "code_def" and code[("token", "dr_grpo")] == "option_value"
+    assert code[("token", "use_kl_cov")] == "config_key" and code[("arxiv_id", "2507.18071")] == "code_comment"
+    assert code[("token", "gspo")] == "path"  # a new file named after it
+    docs = contextual_mentions(
+        "# CISPO\n\n**Paper**: https://arxiv.org/abs/2506.13585\n\n"
+        "- [2025/07] We support [DAPO](https://arxiv.org/abs/2503.14476)\n"
+        "This follows [ORZ](https://arxiv.org/abs/2503.24290) which showed that the KL term is not needed.\n"
+        "Run [GMPO](examples/gmpo/run.sh) to try it.\n\n## Awesome work built with us\n\n"
+        "### LUFFY\n[paper](https://arxiv.org/abs/2504.14945)\n"
+        "```bash\npython train.py algorithm.adv_estimator=opo\n```\n",
+        "docs/algo/cispo.md", "added_line").items
+    assert docs[("token", "cispo")] == "docs_heading" and docs[("arxiv_id", "2506.13585")] == "docs_text"
+    assert docs[("arxiv_id", "2503.14476")] == "news" and docs[("arxiv_id", "2503.24290")] == "inline_citation"
+    assert docs[("token", "gmpo")] == "feature_link" and docs[("token", "opo")] == "option_value"
+    assert docs[("token", "luffy")] == "related_work" and docs[("arxiv_id", "2504.14945")] == "related_work"
+
+
+def test_contexts_match_the_staging_tests_and_words_are_graded():
+    from pathlib import Path
+
+    import yaml
+
+    from ingestion.mentions import CONTEXTS, word_zipf
+
+    staging = yaml.safe_load(Path("dbt_project/models/staging/_staging.yml").read_text())
+    model = next(m for m in staging["models"] if m["name"] == "stg_git__commit_mentions")
+    column = next(c for c in model["columns"] if c["name"] == "mention_context")
+    assert column["data_tests"][1]["accepted_values"]["arguments"]["values"] == list(CONTEXTS)
+    assert word_zipf("roll") >= 3 and word_zipf("test_time") >= 3  # ordinary words, even joined
+    assert word_zipf("gspo") < 3 and word_zipf("reinforce_plus_plus") == 0  # names
+    assert {"prorlv2", "prorl"} <= find_tokens("train_prorlv2_math.sh")  # a next version keeps the name
+
+
+def test_token_rows_per_commit_are_bounded_strongest_first():
+    from ingestion.git_mining import MinedCommit, MiningStats, bound_mentions, mentions_in
+
+    c = MinedCommit("s", [], "a", "a@x", None, None, "feat: add")
+    c.mention_groups = mentions_in("\n".join(f"name_{i} = {i}" for i in range(50)), "pkg/a.py", "added_line") \
+        + mentions_in("def gspo_loss():\n    pass\n", "pkg/new_module.py", "added_line", file_added=True)
+    stats = MiningStats()
+    bound_mentions(c, stats, limit=10)
+    kept = {(m.value, m.context) for m in c.mentions if m.kind == "token"}
+    assert len(kept) == 10 and ("gspo_loss", "code_def") in kept and ("new_module", "path") in kept
+    assert stats.mentions_over_bound > 0

@@ -29,7 +29,7 @@ from tests.test_marts_handmade import build_raw
 MARTS = ["dim_papers", "dim_frameworks", "dim_methods", "fct_method_adoptions", "fct_cohort_adoption",
          "fct_adoption_factors", "fct_adoption_survival", "fct_framework_adoption", "fct_method_proposals",
          "fct_thread_method_mentions",
-         "fct_failure_links", "fct_report_method_mentions", "rpt_headline"]
+         "fct_failure_links", "fct_paper_citations", "fct_report_method_mentions", "rpt_headline"]
 RAW_SCHEMAS = ("raw_arxiv", "raw_git", "raw_github", "raw_reports")
 # DuckDB type of a raw column -> the PostgreSQL type dlt would create for it
 PG_TYPES = {"VARCHAR": "text", "BIGINT": "bigint", "INTEGER": "integer", "BOOLEAN": "boolean",

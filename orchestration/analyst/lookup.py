@@ -198,6 +198,7 @@ class MethodLookup:
     proposals: list[dict[str, Any]]
     in_study: bool  # screened, within the window (in marts.dim_papers)
     reports_stating: int | None = None  # technical reports that say they trained with it (dim_methods)
+    citations: list[dict[str, Any]] = field(default_factory=list)  # frameworks that only cite it
 
 
 @dataclass
@@ -225,19 +226,24 @@ def _method(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> MethodLookup | Non
                               "null as paper_kind from staging.stg_arxiv__papers where arxiv_id = ?", [arxiv_id])
     aliases: list[str] = []
     if table_exists(con, "intermediate.int_methods__aliases"):
+        usable = ("and alias_status <> 'rejected'"
+                  if "alias_status" in columns_of(con, "intermediate.int_methods__aliases") else "")
         aliases = [r[0] for r in con.execute(
-            "select distinct alias from intermediate.int_methods__aliases where arxiv_id = ? order by 1",
+            f"select distinct alias from intermediate.int_methods__aliases where arxiv_id = ? {usable} order by 1",
             [arxiv_id]).fetchall()]
-    adoptions = _records(con, """
+    graded = {"evidence_grade", "evidence_reason"} <= set(columns_of(con, "marts.fct_method_adoptions"))
+    grade_cols = "evidence_grade, evidence_reason" if graded else "null as evidence_grade, null as evidence_reason"
+    adoptions = _records(con, f"""
         select framework_id, cast(adopted_on as varchar) as adopted_on, days_from_paper, first_evidence,
-               evidence_kinds, evidence_commits, first_commit_sha, first_commit_path
+               evidence_kinds, evidence_commits, first_commit_sha, first_commit_path, {grade_cols}
         from marts.fct_method_adoptions where arxiv_id = ? order by adopted_on, framework_id""", [arxiv_id])
+    citations = _citations_only(con, arxiv_id)
     proposals = _records(con, """
         select thread_id, framework_id, number, thread_kind, title, state, state_reason,
                cast(created_at as date)::varchar as opened_on, replies, maintainer_replied,
                days_to_first_maintainer_reply, outcome, adopted_by_framework
         from marts.fct_method_proposals where arxiv_id = ? order by created_at, thread_id""", [arxiv_id])
-    if not paper and not adoptions and not proposals:
+    if not paper and not adoptions and not proposals and not citations:
         return None
     p = paper[0] if paper else {}
     reports = None
@@ -245,7 +251,20 @@ def _method(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> MethodLookup | Non
         reports = con.execute("select max(reports_stating) from marts.dim_methods where arxiv_id = ?",
                               [arxiv_id]).fetchone()[0]
     return MethodLookup(arxiv_id, p.get("title"), p.get("first_version_date"), p.get("paper_kind"),
-                        aliases, adoptions, proposals, in_study, reports)
+                        aliases, adoptions, proposals, in_study, reports, citations)
+
+
+def _citations_only(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> list[dict[str, Any]]:
+    """Frameworks that mention the paper without implementing it: the first citation per framework."""
+    if not table_exists(con, "marts.fct_paper_citations"):
+        return []
+    return _records(con, """
+        select framework_id, cast(min(cited_on) as varchar) as first_cited_on, count(distinct sha) as commits,
+               arg_min(evidence_reason, committed_at) as evidence_reason, arg_min(sha, committed_at) as sha
+        from marts.fct_paper_citations c
+        where arxiv_id = ? and evidence_grade = 'citation' and not exists (
+            select 1 from marts.fct_method_adoptions a where a.arxiv_id = c.arxiv_id and a.framework_id = c.framework_id)
+        group by framework_id order by first_cited_on, framework_id""", [arxiv_id])
 
 
 def tracked_frameworks(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -310,14 +329,19 @@ def render(result: LookupResult) -> str:
         out.append(f"  => {_verdict(m, result.frameworks)}")
         out.append("")
         if m.adoptions:
-            out.append("In frameworks (first default-branch commit carrying evidence):")
+            out.append("In frameworks (first default-branch commit implementing it or documenting it as supported):")
             out.append(format_table(
-                ["framework", "since", "days after paper", "evidence", "commits", "commit", "path"],
-                [(a["framework_id"], a["adopted_on"], a["days_from_paper"], a["evidence_kinds"],
-                  a["evidence_commits"], (a["first_commit_sha"] or "")[:12],
+                ["framework", "since", "days after paper", "grade", "evidence", "commits", "commit", "path"],
+                [(a["framework_id"], a["adopted_on"], a["days_from_paper"], a.get("evidence_grade") or "-",
+                  a["evidence_kinds"], a["evidence_commits"], (a["first_commit_sha"] or "")[:12],
                   a["first_commit_path"] or "(commit message)") for a in m.adoptions]))
+            out += [f"  {a['framework_id']}: {a['evidence_reason']}" for a in m.adoptions if a.get("evidence_reason")]
         else:
             out.append("In frameworks: none")
+        if m.citations:
+            out.append("Cited but not implemented (a citation alone is no adoption):")
+            out += [f"  {c['framework_id']} since {c['first_cited_on']} ({c['commits']} commit(s)): {c['evidence_reason']}"
+                    for c in m.citations]
         out.append("")
         if m.proposals:
             out.append("Proposals (issues and pull requests naming it):")

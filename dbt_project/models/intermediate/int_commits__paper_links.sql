@@ -1,6 +1,14 @@
--- Every commit on a framework's default branch that carries evidence of a paper:
--- its arXiv id (in code, message or docs) or one of its method aliases as a code token.
--- Only added lines and messages are mined, so deleted code never counts.
+-- Every mention of a paper on a framework's default branch (its arXiv id, or one of its method
+-- aliases as a code token), graded as evidence:
+--   implementation  code a user can turn on: a def/class, an option value or config key, a new
+--                   file or folder named after it, its id in implementing code, a commit "add X"
+--   documented      a docs page (or an example's/recipe's README) documenting it: its heading,
+--                   its file name, a config snippet, its id in the page's prose
+--   citation        a mention that is no implementation: a list entry, a news line, related work,
+--                   a README's prose, data/evaluation/test files, a plain commit message
+--   rejected        the alias is not evidence of this paper (see int_methods__aliases)
+-- evidence_reason says what was found and why it counts or not. Only added lines and messages are
+-- mined, so deleted code never counts.
 with commits as (
     select * from {{ ref('stg_git__commits') }}
     where on_default_branch
@@ -14,7 +22,9 @@ mentions as (
         m.mention_kind,
         m.mention_value,
         m.mention_location,
-        c.committed_at
+        m.mention_context,
+        c.committed_at,
+        c.message
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join commits as c
         on m.framework_id = c.framework_id and m.sha = c.sha
@@ -36,31 +46,75 @@ docs_paths as (
 
 by_arxiv_id as (
     select
-        m.framework_id,
-        m.sha,
-        m.path,
-        m.mention_location,
-        m.committed_at,
+        m.*,
         p.arxiv_id,
-        m.mention_value as matched_value,
-        'arxiv_id' as match_kind
+        'arxiv_id' as match_kind,
+        'usable' as alias_status,
+        'its arXiv id' as alias_reason
     from mentions as m
     inner join papers as p on m.mention_value = p.arxiv_id
     where m.mention_kind = 'arxiv_id'
 ),
 
-by_alias as (
-    select
+id_commits as (
+    -- when a framework carried a paper's arXiv id: within a month of that, an ambiguous, ordinary or
+    -- older name of the paper in a method context is taken as its name
+    select distinct
+        framework_id,
+        sha,
+        arxiv_id,
+        committed_at
+    from by_arxiv_id
+),
+
+aliases as (
+    -- one judgement per (paper, token): a name from several sources is still one name
+    select distinct
+        arxiv_id,
+        alias_token,
+        alias_status,
+        alias_reason,
+        is_framework_name
+    from {{ ref('int_methods__aliases') }}
+),
+
+corroborated as (
+    -- an ambiguous, ordinary or older name (not a framework's name) in a method context, within a
+    -- month of the paper's arXiv id in the same framework
+    select distinct
         m.framework_id,
         m.sha,
         m.path,
-        m.mention_location,
-        m.committed_at,
-        a.arxiv_id,
-        m.mention_value as matched_value,
-        'alias' as match_kind
+        m.mention_value,
+        a.arxiv_id
     from mentions as m
-    inner join {{ ref('int_methods__aliases') }} as a on m.mention_value = a.alias_token
+    inner join aliases as a on m.mention_value = a.alias_token
+    inner join id_commits as i
+        on
+            m.framework_id = i.framework_id and a.arxiv_id = i.arxiv_id
+            and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
+    where
+        m.mention_kind = 'token'
+        and a.alias_status <> 'usable' and not a.is_framework_name
+        and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
+),
+
+by_alias as (
+    select
+        m.*,
+        a.arxiv_id,
+        'alias' as match_kind,
+        case when c.sha is not null then 'usable' else a.alias_status end as alias_status,
+        case
+            when c.sha is not null then 'with its arXiv id in the framework within a month'
+            else a.alias_reason
+        end as alias_reason
+    from mentions as m
+    inner join aliases as a on m.mention_value = a.alias_token
+    left join corroborated as c
+        on
+            m.framework_id = c.framework_id and m.sha = c.sha and m.path = c.path
+            and m.mention_value = c.mention_value and a.arxiv_id = c.arxiv_id
     where m.mention_kind = 'token'
 ),
 
@@ -70,28 +124,125 @@ linked as (
     select * from by_alias
 ),
 
-in_docs as (
-    -- evidence in a file under one of the framework's documentation paths
-    select distinct
-        l.framework_id,
-        l.sha,
-        l.path
+placed as (
+    -- the kind of place: message, data (data, evaluation, benchmarks, tests, vendored code), news (blogs, release
+    -- notes), docs, readme (a README outside examples), example (examples, recipes, scripts), code
+    select
+        l.*,
+        case
+            when l.path = '' then 'message'
+            when {{ regex_contains('lower(l.path)',
+                '(^|/)(tests?|data|datasets?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
+                then 'data'
+            when {{ regex_contains('lower(l.path)', '(^|/)(blogs?|news|release[-_]?notes?|changelog)([/.]|$)') }}
+                then 'news'
+            when exists (
+                    select 1 as hit from docs_paths as d
+                    where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
+                ) then 'docs'
+            when {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?)/') }} then 'example'
+            when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
+            else 'code'
+        end as place,
+        {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file
     from linked as l
-    inner join docs_paths as d
-        on l.framework_id = d.framework_id and starts_with(l.path, d.docs_prefix)
+),
+
+kinds as (
+    select
+        arxiv_id,
+        paper_kind
+    from {{ ref('int_papers__screened') }}
+),
+
+own_papers as (
+    -- a framework's own system paper (its name is the paper's name) is cited by it, not adopted
+    select distinct
+        arxiv_id,
+        named_framework_id as framework_id
+    from {{ ref('int_methods__aliases') }}
+    where named_framework_id is not null
+),
+
+graded as (
+    select
+        pl.*,
+        k.paper_kind,
+        o.framework_id is not null as is_own_paper,
+        case
+            when pl.alias_status = 'rejected' then 'rejected'
+            when pl.place in ('data', 'news') then 'citation'
+            when pl.place = 'readme' and pl.mention_context not in ('docs_heading', 'feature_link') then 'citation'
+            when pl.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data') then 'citation'
+            when
+                pl.alias_status = 'needs_method_context'
+                and pl.mention_context not in ('path', 'code_def', 'option_value', 'config_key')
+                and not (pl.mention_context = 'docs_heading' and pl.place = 'docs')
+                then 'rejected'
+            when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            when o.framework_id is not null then 'citation'
+            when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
+                then 'citation'
+            when pl.place = 'message'
+                then case
+                        when
+                        {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
+                            and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
+                            then 'implementation'
+                        else 'citation'
+                    end
+            when pl.place = 'docs' or pl.is_docs_file then 'documented'
+            else 'implementation'
+        end as evidence_grade
+    from placed as pl
+    left join kinds as k on pl.arxiv_id = k.arxiv_id
+    left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
 )
 
 select
-    l.framework_id,
-    l.arxiv_id,
-    l.sha,
-    l.path,
-    l.mention_location,
-    l.committed_at,
-    l.matched_value,
-    case when dl.path is not null then 'docs' else l.match_kind end as evidence,
-    cast(case l.match_kind when 'arxiv_id' then 0.95 else 0.7 end as double precision) as confidence,
-    l.committed_at < p.published_at as is_before_first_version
-from linked as l
-inner join papers as p on l.arxiv_id = p.arxiv_id
-left join in_docs as dl on l.framework_id = dl.framework_id and l.sha = dl.sha and l.path = dl.path
+    g.framework_id,
+    g.arxiv_id,
+    g.sha,
+    g.path,
+    g.mention_location,
+    g.mention_context,
+    g.place,
+    g.committed_at,
+    g.mention_value as matched_value,
+    g.match_kind,
+    case when g.place = 'docs' then 'docs' else g.match_kind end as evidence,
+    g.evidence_grade,
+    case g.match_kind when 'arxiv_id' then 'arXiv id' else 'name ''' || g.mention_value || '''' end
+    || ' as ' || replace(g.mention_context, '_', ' ') || ' in ' || g.place
+    || case g.place when 'message' then '' else ' (' || g.path || ')' end
+    || ': '
+    || case
+        when g.evidence_grade = 'rejected' then 'not evidence: ' || g.alias_reason
+        when g.evidence_grade = 'citation' and g.place in ('data', 'news', 'readme')
+            then 'a citation (' || g.place || ' file), not an implementation'
+        when g.evidence_grade = 'citation'
+            and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
+            then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
+        when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
+            then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
+        when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
+        when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
+        when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
+        when g.evidence_grade = 'documented' then 'documented as supported'
+        when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'
+            then 'implemented (' || g.alias_reason || ')'
+        else 'implemented'
+    end as evidence_reason,
+    cast(
+        case g.evidence_grade
+            when 'implementation' then case g.match_kind when 'arxiv_id' then 0.95 else 0.85 end
+            when 'documented' then 0.8
+            when 'citation' then 0.3
+            else 0.0
+        end as double precision
+    ) as confidence,
+    g.committed_at < p.published_at as is_before_first_version
+from graded as g
+inner join papers as p on g.arxiv_id = p.arxiv_id

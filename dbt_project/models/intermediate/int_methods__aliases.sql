@@ -1,8 +1,16 @@
--- Names each paper's method goes by, normalised to the identifier form commit tokens use.
+-- Names each paper's method goes by, normalised to the identifier form commit tokens use, with
+-- what the mined histories say about each name (alias hygiene from evidence, not hand lists).
 -- Sources: the acronym before a title's colon, the names the screener found the paper defining,
--- and the curated method catalogue. Aliases that are common code words (seed common_tokens,
--- catalogue is_common_word) or claimed by several papers are dropped, so 'gpg' in a signing step
--- never links to the GPG paper.
+-- and the curated method catalogue (data with its source). Per name:
+--   is_framework_name  the name of a tracked framework (named_framework_id): never a method name,
+--                      and that framework's own system paper is not adopted by it
+--   predates_paper     the token was in a tracked framework well before the paper's first version
+--   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
+--                      before the paper (document frequency): it counts only in a method context
+--   is_ambiguous       several papers claim it and no source ranks one above the others
+--   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
+--                      trains or serves, not the paper's method
+-- alias_status: usable | needs_method_context | rejected; alias_reason says why.
 with candidates as (
     select
         arxiv_id,
@@ -29,7 +37,8 @@ normalised as (
         arxiv_id,
         alias,
         alias_source,
-        {{ method_token('alias') }} as alias_token
+        {{ method_token('alias') }} as alias_token,
+        case alias_source when 'catalogue' then 1 when 'title_acronym' then 2 else 3 end as source_rank
     from candidates
     where
         alias <> ''
@@ -37,21 +46,161 @@ normalised as (
         and (alias_source = 'catalogue' or length(regexp_replace(alias, '[^A-Z]', '', 'g')) >= 2)
 ),
 
-shared as (
-    select alias_token
+named as (
+    select *
     from normalised
-    group by alias_token
-    having count(distinct arxiv_id) > 1
+    where
+        length(alias_token) >= 3
+        and alias_token not in (select ct.token from {{ ref('common_tokens') }} as ct)
+),
+
+paper_claims as (
+    -- each paper's best source for a token; the token belongs to the one paper with the best
+    -- source (the catalogue, then a title acronym, then a defined name), else to none
+    select
+        alias_token,
+        arxiv_id,
+        min(source_rank) as paper_rank
+    from named
+    group by alias_token, arxiv_id
+),
+
+claims as (
+    select
+        alias_token,
+        arxiv_id,
+        count(*) over (partition by alias_token) as claimed_by,
+        paper_rank = min(paper_rank) over (partition by alias_token)
+        and count(*) over (partition by alias_token, paper_rank) = 1 as is_owner
+    from paper_claims
+),
+
+framework_names as (
+    select
+        framework_id,
+        {{ method_token('framework_id') }} as token
+    from {{ ref('frameworks') }}
+    union
+    select
+        framework_id,
+        {{ method_token('display_name') }}
+    from {{ ref('frameworks') }}
+    union
+    select
+        framework_id,
+        {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
+    from {{ ref('frameworks') }}
+),
+
+token_history as (
+    -- when each alias token first appeared in any tracked framework, and its commits with times
+    select
+        m.mention_value as alias_token,
+        m.framework_id,
+        c.committed_at,
+        max(m.word_zipf) as word_zipf
+    from {{ ref('stg_git__commit_mentions') }} as m
+    inner join {{ ref('stg_git__commits') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
+    group by m.mention_value, m.framework_id, m.sha, c.committed_at
+),
+
+token_use as (
+    -- per (paper, token): first use in any framework, the word frequency, and the document
+    -- frequency before the paper (share of all mined commits before its first version)
+    select
+        n.arxiv_id,
+        n.alias_token,
+        min(h.committed_at) as first_seen_at,
+        {{ first_by('h.framework_id', 'h.committed_at, h.framework_id') }} as first_seen_framework_id,
+        max(h.word_zipf) as word_zipf,
+        count(
+            case
+                when h.committed_at < p.published_at - interval '{{ var("alias_predates_grace_days") }} days' then 1
+            end
+        ) as commits_before_paper,
+        max(p.published_at) as published_at
+    from (
+        select distinct
+            arxiv_id,
+            alias_token
+        from named
+    ) as n
+    inner join token_history as h on n.alias_token = h.alias_token
+    left join {{ ref('stg_arxiv__papers') }} as p on n.arxiv_id = p.arxiv_id
+    group by n.arxiv_id, n.alias_token
+),
+
+commits_before as (
+    -- all mined commits before the paper's first version (less the grace): the denominator
+    select
+        t.arxiv_id,
+        t.alias_token,
+        count(c.sha) as commits
+    from token_use as t
+    left join {{ ref('stg_git__commits') }} as c
+        on c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+    group by t.arxiv_id, t.alias_token
+),
+
+assessed as (
+    select
+        n.arxiv_id,
+        min(n.alias) as alias,
+        n.alias_source,
+        n.alias_token,
+        min(n.source_rank) as source_rank,
+        max(c.claimed_by) as claimed_by,
+        bool_or(not c.is_owner) as is_ambiguous,
+        min(fn.framework_id) as named_framework_id,
+        bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        min(h.first_seen_at) as first_seen_at,
+        min(h.first_seen_framework_id) as first_seen_framework_id,
+        bool_or(
+            h.first_seen_at
+            < h.published_at - interval '{{ var("alias_predates_grace_days") }} days'
+        ) as predates_paper,
+        bool_or(
+            coalesce(h.word_zipf, 0) >= {{ var('ordinary_word_zipf') }}
+            or coalesce(h.commits_before_paper, 0)
+            >= {{ var('ordinary_token_commit_share') }} * greatest(cb.commits, 1)
+        ) as is_ordinary_word
+    from named as n
+    inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
+    left join framework_names as fn on n.alias_token = fn.token
+    left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
+    left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
+    group by n.arxiv_id, n.alias_source, n.alias_token
 )
 
 select
-    n.arxiv_id,
-    min(n.alias) as alias,
-    n.alias_source,
-    n.alias_token
-from normalised as n
-where
-    length(n.alias_token) >= 3
-    and n.alias_token not in (select ct.token from {{ ref('common_tokens') }} as ct)
-    and n.alias_token not in (select s.alias_token from shared as s)
-group by n.arxiv_id, n.alias_source, n.alias_token
+    arxiv_id,
+    alias,
+    alias_source,
+    alias_token,
+    cast(claimed_by as integer) as claimed_by,
+    coalesce(is_ambiguous, false) as is_ambiguous,
+    named_framework_id is not null as is_framework_name,
+    named_framework_id,
+    coalesce(is_model_name, false) as is_model_name,
+    coalesce(predates_paper, false) as predates_paper,
+    coalesce(is_ordinary_word, false) as is_ordinary_word,
+    first_seen_at,
+    case
+        when
+            named_framework_id is not null or is_ambiguous or is_model_name or coalesce(predates_paper, false)
+            then 'rejected'
+        when coalesce(is_ordinary_word, false) then 'needs_method_context'
+        else 'usable'
+    end as alias_status,
+    case
+        when named_framework_id is not null then 'the name of the framework ' || named_framework_id
+        when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
+        when is_model_name then 'a model name'
+        when coalesce(predates_paper, false)
+            then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
+                || ', before the paper'
+        when coalesce(is_ordinary_word, false) then 'an ordinary word or identifier'
+        else 'a distinctive name'
+    end as alias_reason
+from assessed

@@ -25,6 +25,7 @@ by_alias as (
         'alias' as match_kind
     from {{ ref('int_threads__ngrams') }} as n
     inner join {{ ref('int_methods__aliases') }} as a on n.ngram = a.alias_token
+    where a.alias_status = 'usable'  -- a distinctive name of one paper (not a word, not older than it)
 ),
 
 matches as (

@@ -21,6 +21,7 @@ paper_names as (
     inner join {{ ref('dim_papers') }} as p on a.arxiv_id = p.arxiv_id and p.is_general_method
     where
         a.alias_source in ('title_acronym', 'defined_name')
+        and not a.is_ambiguous
         and a.arxiv_id not in (select c.arxiv_id from catalogue as c)
     group by a.arxiv_id
 ),
@@ -62,6 +63,7 @@ carried_by_code_token as (
         on
             m.mention_kind = 'token' and m.mention_value = c.alias
             and c.alias_kind = 'code_token' and not c.is_common_word
+    where c.arxiv_id not in (select dp.arxiv_id from {{ ref('dim_papers') }} as dp)
     group by c.arxiv_id, m.framework_id
 ),
 

@@ -1,6 +1,10 @@
--- One row per (paper, framework): the first default-branch commit that brought the method in.
+-- One row per (paper, framework) the framework implements: dated by the first default-branch
+-- commit whose evidence is an implementation or a docs page documenting it as supported
+-- (int_commits__paper_links). A citation alone (list, news, related work) is not an adoption,
+-- and a name that predates the paper is not evidence of it (fct_paper_citations keeps both).
 with links as (
     select * from {{ ref('int_commits__paper_links') }}
+    where evidence_grade in ('implementation', 'documented')
 ),
 
 ranked as (
@@ -9,7 +13,7 @@ ranked as (
         cast(committed_at as date) as committed_date,
         row_number() over (
             partition by arxiv_id, framework_id
-            order by committed_at asc, confidence desc, sha asc, path asc
+            order by committed_at asc, confidence desc, path = '' asc, sha asc, path asc, matched_value asc
         ) as link_rank
     from links
 ),
@@ -20,7 +24,8 @@ summary as (
         framework_id,
         count(distinct sha) as evidence_commits,
         max(confidence) as best_confidence,
-        string_agg(distinct evidence, ';' order by evidence) as evidence_kinds
+        string_agg(distinct evidence, ';' order by evidence) as evidence_kinds,
+        bool_or(evidence_grade = 'implementation') as is_implemented
     from links
     group by arxiv_id, framework_id
 )
@@ -38,6 +43,11 @@ select
         as integer
     ) as days_from_paper,
     r.evidence as first_evidence,
+    r.evidence_grade,
+    r.evidence_reason,
+    r.matched_value,
+    r.mention_context as first_context,
+    s.is_implemented,
     s.evidence_kinds,
     s.evidence_commits,
     s.best_confidence as confidence,

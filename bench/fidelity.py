@@ -1,0 +1,253 @@
+"""Fidelity of commit linking on the real framework histories, against the hand-made truth.
+
+Mines the bare mirrors of the tracked frameworks with the product miner (each mined once per HEAD
+and miner version, cached as Parquet under `data/fidelity/`), loads the real papers (ids, titles,
+dates from the truth's papers.csv plus the in-window ids of the adoption files; abstracts where
+the shared cache has them), screens them with the product screener, builds the dbt linking models
+into `data/fidelity/warehouse.duckdb` and prints per framework of the truth: pair precision and
+recall on in-window pairs, the share of found pairs dated within 7 days of the truth, and the
+false and missed pairs with their evidence.
+
+Every framework with a mirror is mined (a name that predates a paper in *any* tracked framework
+is not evidence of it); the truth covers the dev frameworks (trl, verl, openrlhf, slime).
+
+Usage:
+  python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
+                           [--papers-cache /work/main/data/real_world/papers] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import duckdb  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from ingestion import config  # noqa: E402
+from ingestion.git_history import commit_row, mention_rows  # noqa: E402
+from ingestion.git_mining import mine_commits, resolve_ref  # noqa: E402
+from ingestion.screening import screen  # noqa: E402
+from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable  # noqa: E402
+
+WINDOW = ("2501", "2606")  # the study window of the truth: ids 2501.xxxxx-2606.xxxxx
+ON_TIME_DAYS = 7
+MINER_FILES = ("ingestion/mentions.py", "ingestion/git_mining.py", "ingestion/git_history.py")
+MODELS = "+fct_method_adoptions +fct_paper_citations"
+
+
+def miner_version() -> str:
+    digest = hashlib.sha256()
+    for rel in MINER_FILES:
+        digest.update((ROOT / rel).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def mirror_of(fw: config.Framework, mirrors: Path) -> Path | None:
+    """The mirror `<owner>+<name>/repo` of the framework (current or former name; a moved owner
+    is matched by the repository name)."""
+    names = [r.replace("/", "+").lower() for r in (fw.repo, *fw.former_repos)]
+    tails = [r.rpartition("/")[2].lower() for r in (fw.repo, *fw.former_repos)]
+    for path in sorted(mirrors.glob("*+*/repo")):
+        folder = path.parent.name.lower()
+        if folder in names or folder.partition("+")[2] in tails:
+            return path
+    return None
+
+
+def mined(fw: config.Framework, repo: Path, cache: Path) -> tuple[Path, Path]:
+    """Parquet files of the framework's commits and mentions, mined once per HEAD and miner."""
+    head = resolve_ref(repo, fw.default_branch) or resolve_ref(repo, "HEAD")
+    stem = cache / f"{fw.framework_id}-{head[:12]}-{miner_version()}"
+    commits, mentions = stem.with_suffix(".commits.parquet"), stem.with_suffix(".mentions.parquet")
+    if commits.exists() and mentions.exists():
+        return commits, mentions
+    cache.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    c_rows, m_rows = [], []
+    for c in mine_commits(repo, head):
+        c_rows.append(commit_row(fw, fw.default_branch, c))
+        m_rows.extend(mention_rows(fw, c))
+    for rows, target in ((c_rows, commits), (m_rows, mentions)):
+        frame = pd.DataFrame(rows)
+        duckdb.sql("select * from frame").write_parquet(str(target))
+    print(f"  mined {fw.framework_id}: {len(c_rows)} commits, {len(m_rows)} mention rows "
+          f"({len(m_rows) / max(1, len(c_rows)):.0f}/commit) in {time.perf_counter() - started:.1f}s",
+          file=sys.stderr)
+    return commits, mentions
+
+
+def _read_csv(path: Path) -> list[dict]:
+    with path.open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def in_window(arxiv_id: str) -> bool:
+    return WINDOW[0] <= arxiv_id[:4] <= WINDOW[1] and "." in arxiv_id
+
+
+def paper_rows(truth: Path, papers_cache: Path) -> list[dict]:
+    """Real papers: truth ids, titles and dates; abstracts from the shared cache where present."""
+    papers: dict[str, dict] = {}
+    for r in _read_csv(truth / "papers.csv"):
+        papers[r["arxiv_id"]] = {"title": r["title"], "date": r["first_version_date"] or None}
+    for name in ("adoptions_dev.csv", "non_adoptions_dev.csv"):
+        for r in _read_csv(truth / name):
+            if in_window(r["arxiv_id"]):
+                papers.setdefault(r["arxiv_id"], {"title": r.get("method_name") or "", "date": None})
+    rows = []
+    for arxiv_id, p in sorted(papers.items()):
+        cached = papers_cache / f"{arxiv_id}.json"
+        extra = json.loads(cached.read_text()) if cached.exists() else {}
+        title = extra.get("title") or p["title"]
+        day = p["date"] or _cached_date(extra) or f"20{arxiv_id[:2]}-{arxiv_id[2:4]}-01"
+        stamp = datetime.fromisoformat(day).replace(hour=12, tzinfo=timezone.utc)
+        rows.append({
+            "arxiv_id": arxiv_id, "latest_version": 1, "title": title,
+            "abstract": extra.get("abstract") or "", "authors": "[]",
+            "primary_category": extra.get("primary_category") or "cs.LG", "categories": "[]",
+            "published_at": stamp, "updated_at": stamp, "comment": None, "journal_ref": None,
+            "doi": None, "code_urls": "[]",
+        })
+    return rows
+
+
+def _cached_date(extra: dict) -> str | None:
+    value = str(extra.get("first_version_date") or "")
+    return value[:10] if value[:4].isdigit() else None
+
+
+def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers: list[dict]) -> None:
+    warehouse.unlink(missing_ok=True)
+    con = duckdb.connect(str(warehouse))
+    con.execute("set TimeZone = 'UTC'")
+    for schema in ("raw_git", "raw_arxiv"):
+        con.execute(f"create schema {schema}")
+    load = "'1700000000.0' as _dlt_load_id, cast(uuid() as varchar) as _dlt_id"
+    for table, index in (("commits", 0), ("commit_mentions", 1)):
+        files = ", ".join(f"'{f[index]}'" for f in git_files)
+        con.execute(f"create table raw_git.{table} as select *, {load} from read_parquet([{files}], union_by_name=true)")
+    frameworks = config.frameworks()
+    features = [screen(p, frameworks) for p in papers]
+    for table, rows in (("papers", papers), ("paper_features", features)):
+        frame = pd.DataFrame(rows)
+        con.execute(f"create table raw_arxiv.{table} as select *, {load} from frame")
+    con.close()
+
+
+def run_dbt(warehouse: Path, work: Path) -> None:
+    started = time.perf_counter()
+    args = [dbt_executable(), "build", "--select", *MODELS.split(), "--exclude", "resource_type:test",
+            "resource_type:unit_test",
+            "--project-dir", str(DBT_PROJECT_DIR), "--profiles-dir", str(DBT_PROJECT_DIR),
+            "--target-path", str(work / "target"), "--log-path", str(work / "logs")]
+    env = {**os.environ, "RLTRACK_WAREHOUSE": str(warehouse)}
+    proc = subprocess.run(args, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"dbt failed:\n{proc.stdout[-4000:]}")
+    print(f"  dbt build {MODELS}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
+
+
+def _day(value: str | None) -> date | None:
+    return date.fromisoformat(value[:10]) if value else None
+
+
+def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
+    con = duckdb.connect(str(warehouse), read_only=True)
+    found = {(r[0], r[1]): r for r in con.execute(
+        "select framework_id, arxiv_id, cast(adopted_on as varchar), evidence_grade, evidence_reason, "
+        "first_commit_sha, first_commit_path, matched_value from marts.fct_method_adoptions").fetchall()}
+    candidates = defaultdict(list)
+    for r in con.execute(
+            "select framework_id, arxiv_id, cast(committed_at as date)::varchar, evidence_grade, evidence_reason, "
+            "sha, path, matched_value from intermediate.int_commits__paper_links "
+            "order by committed_at").fetchall():
+        candidates[(r[0], r[1])].append(r)
+    con.close()
+    positives = {(r["framework"], r["arxiv_id"]): r for r in _read_csv(truth / "adoptions_dev.csv")
+                 if r["in_window"] == "True"}
+    negatives = {(r["framework"], r["arxiv_id"]): r for r in _read_csv(truth / "non_adoptions_dev.csv")}
+    table = []
+    for fw in sorted({f for f, _ in positives}):
+        pred = {k for k in found if k[0] == fw and in_window(k[1])}
+        pos = {k for k in positives if k[0] == fw}
+        tp = pred & pos
+        on_time = 0
+        for k in tp:
+            t = positives[k]
+            got = _day(found[k][2])
+            refs = [d for d in (_day(t["first_id_commit_date"]), _day(t["earliest_signal_date"])) if d]
+            on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
+        row = {"framework": fw, "found": len(pred), "true": len(pos), "tp": len(tp), "on_time_n": on_time,
+               "precision": len(tp) / len(pred) if pred else 1.0, "recall": len(tp) / len(pos) if pos else 1.0,
+               "on_time": on_time / len(tp) if tp else 1.0}
+        table.append(row)
+        if verbose:
+            for k in sorted(pred - pos):
+                label = negatives[k]["verdict"] if k in negatives else "unlabelled"
+                print(f"  FALSE  {fw} {k[1]} [{label}] {_evidence(found[k])}")
+            for k in sorted(pos - pred):
+                ev = candidates.get(k, [])
+                first = _evidence(ev[0]) if ev else "no candidate evidence"
+                print(f"  MISSED {fw} {k[1]} ({positives[k]['method_name'] or positives[k]['basis_path']}) {first}")
+            for k in sorted(tp):
+                t, got = positives[k], found[k][2]
+                refs = [d for d in (_day(t["first_id_commit_date"]), _day(t["earliest_signal_date"])) if d]
+                if not any(abs((_day(got) - d).days) <= ON_TIME_DAYS for d in refs):
+                    print(f"  LATE   {fw} {k[1]} found {got}, truth {t['first_id_commit_date'] or '-'} / "
+                          f"{t['earliest_signal_date']} {_evidence(found[k])}")
+    return table
+
+
+def _evidence(r) -> str:
+    return f"{r[2]} {r[3]} ({r[4]}) '{r[7]}' {r[5][:9]} {r[6]}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--truth", type=Path, default=Path("/work/shared/truth"))
+    ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    ap.add_argument("--papers-cache", type=Path, default=Path("/work/main/data/real_world/papers"))
+    ap.add_argument("--work", type=Path, default=ROOT / "data" / "fidelity")
+    ap.add_argument("--quiet", action="store_true", help="only the table")
+    args = ap.parse_args()
+
+    git_files = []
+    for fw in config.frameworks():
+        repo = mirror_of(fw, args.mirrors)
+        if repo is None:
+            continue
+        try:
+            git_files.append(mined(fw, repo, args.work / "mined"))
+        except RuntimeError as exc:  # e.g. a partial clone missing a blob: measured without it
+            print(f"  {fw.framework_id} not mined: {str(exc)[:160]}", file=sys.stderr)
+    papers = paper_rows(args.truth, args.papers_cache)
+    abstracts = sum(bool(p["abstract"]) for p in papers)
+    print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)", file=sys.stderr)
+    warehouse = args.work / "warehouse.duckdb"
+    build_warehouse(warehouse, git_files, papers)
+    run_dbt(warehouse, args.work)
+    table = measure(warehouse, args.truth, not args.quiet)
+    print(f"\n{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'precision':>9} {'recall':>7} {'dates<=7d':>9}")
+    for r in table:
+        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
+              f"{r['recall']:>7.2f} {r['on_time']:>9.0%}")
+    tot = {k: sum(r[k] for r in table) for k in ("found", "true", "tp", "on_time_n")}
+    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['tp'] / max(1, tot['found']):>9.2f} "
+          f"{tot['tp'] / max(1, tot['true']):>7.2f} {tot['on_time_n'] / max(1, tot['tp']):>9.0%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Evidence-graded linking on a generated git repository with the traps of the real histories and
+the true cases: mined by the product miner, linked by the dbt models (through bench/fidelity.py's
+loader), asserted on fct_method_adoptions and fct_paper_citations.
+
+Traps (never an adoption): a dictionary-word alias already in the code before the paper; a
+dataset's name in an example's data folder; a citation in a "built with" list; a related-work
+citation inside a sentence of a docs page; the framework's own name (its system paper).
+True cases (adoptions, dated by their commit): an option value, a new module, an algorithm docs
+page, a recipe that trains with it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from datetime import datetime, timezone
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from bench.fidelity import build_warehouse, mined, run_dbt
+from ingestion import config
+
+FW = next(f for f in config.frameworks() if f.framework_id == "verl")
+
+
+def _paper(arxiv_id: str, title: str, day: str) -> dict:
+    stamp = datetime.fromisoformat(day).replace(hour=12, tzinfo=timezone.utc)
+    return {"arxiv_id": arxiv_id, "latest_version": 1, "title": title, "abstract": "", "authors": "[]",
+            "primary_category": "cs.LG", "categories": "[]", "published_at": stamp, "updated_at": stamp,
+            "comment": None, "journal_ref": None, "doi": None, "code_urls": "[]"}
+
+
+PAPERS = [
+    _paper("2503.00001", "PULSE: A Word Everybody Already Uses", "2025-03-01"),
+    _paper("2503.00002", "MATHSET-90K: Ninety Thousand Math Problems", "2025-03-01"),
+    _paper("2503.00003", "FOOPO: Built With The Framework", "2025-03-01"),
+    _paper("2503.00004", "BARPO: Cited In Related Work", "2025-03-01"),
+    _paper("2503.00005", "VERL: The Framework's Own Paper", "2025-03-01"),
+    _paper("2503.00006", "GAMMAPO: An Option Value", "2025-03-01"),
+    _paper("2503.00007", "DELTAPO: A New Module", "2025-03-01"),
+    _paper("2503.00008", "OMEGAPO: An Algorithm Page", "2025-03-01"),
+    _paper("2503.00009", "SIGMAPO: A Recipe", "2025-03-01"),
+]
+
+# (date, message, files)
+HISTORY = [
+    ("2024-06-01", "init", {"verl/utils/signal.py": "def pulse(x):\n    return x\n", "README.md": "# verl\n"}),
+    ("2025-03-10", "feat: pulse scheduling", {"verl/sched.py": 'MODE = "pulse"\ndef pulse_step():\n    pass\n'}),
+    ("2025-03-11", "examples: math data", {
+        "examples/data/mathset_90k.py": "def load_mathset_90k():\n    return 'mathset_90k'\n"}),
+    ("2025-03-12", "readme: community", {"README.md": (
+        "# verl\n\n## Awesome work built with verl\n\n"
+        "- [FOOPO](https://arxiv.org/abs/2503.00003): trained with verl\n")}),
+    ("2025-03-13", "docs: async design", {"docs/advanced/async.md": (
+        "# Async rollout\n\nThis design is motivated by [a study](https://arxiv.org/abs/2503.00004) "
+        "which showed that stale rollouts are mostly harmless in practice.\n")}),
+    ("2025-03-14", "docs: about", {"docs/index.md": (
+        "# About\n\nThe paper behind this framework: https://arxiv.org/abs/2503.00005\n")}),
+    ("2025-03-20", "feat: gammapo loss mode", {"verl/trainer/core_algos.py": (
+        'def compute_loss(cfg):\n    if cfg.loss_mode == "gammapo":\n        return 1\n')}),
+    ("2025-03-21", "feat: new trainer", {"verl/trainer/deltapo_trainer.py": (
+        "class DeltaPOTrainer:\n    pass\n")}),
+    ("2025-03-22", "docs: algorithm page", {"docs/algo/omegapo.md": (
+        "# OMEGAPO\n\n**Paper**: https://arxiv.org/abs/2503.00008\n\nSet `algorithm.mode=omegapo`.\n")}),
+    ("2025-03-23", "recipe", {"examples/sigmapo_trainer/run_qwen.sh": (
+        "python3 -m verl.trainer.main algorithm.adv_estimator=sigmapo \\\n  data.train_batch_size=8\n")}),
+]
+
+
+def _git(repo: Path, day: str, *args: str) -> str:
+    stamp = f"{day}T12:00:00+00:00"
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
+           "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
+           "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+    return subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, check=True,
+                          text=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("traps")
+    repo = tmp / "repo"
+    repo.mkdir()
+    _git(repo, "2024-06-01", "init", "-q", "-b", "main")
+    shas = {}
+    for day, message, files in HISTORY:
+        for name, text in files.items():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            (repo / name).write_text(text)
+            _git(repo, day, "add", name)
+        _git(repo, day, "commit", "-q", "-m", message)
+        shas[day] = _git(repo, day, "rev-parse", "HEAD")
+    warehouse = tmp / "warehouse.duckdb"
+    build_warehouse(warehouse, [mined(FW, repo, tmp / "mined")], PAPERS)
+    run_dbt(warehouse, tmp)
+    con = duckdb.connect(str(warehouse), read_only=True)
+    yield con, shas
+    con.close()
+
+
+def test_only_implementations_and_documented_support_are_adoptions(linked):
+    con, shas = linked
+    rows = con.execute("select arxiv_id, first_commit_sha, evidence_grade from marts.fct_method_adoptions "
+                       "order by arxiv_id").fetchall()
+    assert rows == [
+        ("2503.00006", shas["2025-03-20"], "implementation"),  # option value
+        ("2503.00007", shas["2025-03-21"], "implementation"),  # new module named after it
+        ("2503.00008", shas["2025-03-22"], "documented"),  # its algorithm docs page
+        ("2503.00009", shas["2025-03-23"], "implementation"),  # a recipe training with it
+    ]
+    reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
+    assert "option value" in reasons["2503.00006"] and "path" in reasons["2503.00007"]
+    assert "docs" in reasons["2503.00008"] and "example" in reasons["2503.00009"]
+
+
+def test_traps_are_citations_or_rejected_with_a_reason(linked):
+    con, _ = linked
+    cited = dict(con.execute(
+        "select arxiv_id, string_agg(distinct evidence_reason, ' | ') from marts.fct_paper_citations "
+        "where evidence_grade = 'citation' group by arxiv_id").fetchall())
+    assert "data" in cited["2503.00002"]  # a dataset's name in an example's data folder
+    assert "related work" in cited["2503.00003"]  # the "built with" list
+    assert "inline citation" in cited["2503.00004"]  # cited inside a sentence of a docs page
+    assert "own system paper" in cited["2503.00005"]  # the framework's own paper
+    aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
+                               "where alias_status = 'rejected'").fetchall())
+    assert "before the paper" in aliases["pulse"]  # a word already in the code
+    assert "name of the framework verl" in aliases["verl"]
+    assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()
