@@ -2,7 +2,8 @@
 `paper_features` (screening of each parsed paper by `ingestion.screening`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
-is queried as `(cat:A OR cat:B ...) AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`, paged
+is queried as `(cat:A OR cat:B ...) AND <pool> AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
+(<pool>: the study's candidate-pool query of `ingestion/arxiv_pool.py`, live mode by default), paged
 `page_size` at a time, and split in halves while it matches more than `window_cap` papers (the API
 does not page past 30,000). dlt source state records the windows that were loaded completely; a
 re-run only fetches the others plus a "recent updates" window (papers updated in the last
@@ -42,6 +43,7 @@ from ingestion.arxiv_parse import (
     parse_oai_record,
     quarantine_row,
 )
+from ingestion.arxiv_pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
 from ingestion.screening import SCREENER_VERSION, screen
 
@@ -159,6 +161,7 @@ class ArxivClient:
         empty_retries: int = 2,
         empty_retry_wait_s: float = 5.0,
         unreadable_retries: int = 2,
+        pool: bool = False,
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"page_size must be in 1..{MAX_PAGE_SIZE}")
@@ -170,6 +173,7 @@ class ArxivClient:
         self.empty_retries = empty_retries
         self.empty_retry_wait_s = empty_retry_wait_s
         self.unreadable_retries = unreadable_retries
+        self.pool = pool  # AND the candidate-pool query (ingestion/arxiv_pool.py) to every query
 
     def fetch_page(self, search_query: str, start: int, sort_by: str = "submittedDate") -> FeedPage:
         params = {
@@ -195,7 +199,8 @@ class ArxivClient:
         return page
 
     def query(self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()) -> str:
-        return " AND ".join([category_term(self.categories), window.term(field), *extra_terms])
+        pool = [POOL_QUERY] if self.pool else []
+        return " AND ".join([category_term(self.categories), *pool, window.term(field), *extra_terms])
 
     def iter_window(
         self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()
@@ -292,6 +297,7 @@ def arxiv_source(
     min_interval_s: float | None = None,
     backoff_s: float | None = None,
     harvest: str = "query",
+    pool: bool | None = None,
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window).
 
@@ -302,6 +308,8 @@ def arxiv_source(
     ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
     `base_url` is the endpoint of the chosen harvest method; `RLTRACK_ARXIV_API` (a mirror or a test
     server) is the default in both modes.
+    pool: harvest only the study's candidate pool (`ingestion.arxiv_pool`; default: in live mode).
+    Every screened row also says whether the paper is in the pool (`in_pool`).
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
@@ -309,6 +317,7 @@ def arxiv_source(
     base_url = base_url or os.environ.get("RLTRACK_ARXIV_API") or None
     first_day, last_day = window or config.study_window()
     sample = mode == "sample"
+    pool = not sample if pool is None else pool
     interval = min_interval_s if min_interval_s is not None else (0.0 if sample else LIVE_MIN_INTERVAL_S)
     backoff = backoff_s if backoff_s is not None else (0.01 if sample else 2.0)
 
@@ -328,9 +337,9 @@ def arxiv_source(
         def harvest_from(url: str) -> Iterator[list[dict]]:
             if harvest == "oai":
                 client = OaiClient(url, http=http, retry_wait_s=retry_wait)
-                return _harvest_oai(client, state, categories, (first_day, last_day), clock)
+                return _harvest_oai(client, state, categories, (first_day, last_day), clock, pool)
             client = ArxivClient(url, http=http, categories=categories, page_size=page_size,
-                                 window_cap=window_cap, empty_retry_wait_s=retry_wait)
+                                 window_cap=window_cap, empty_retry_wait_s=retry_wait, pool=pool)
             return _harvest_query(client, state, (first_day, last_day), clock, recent_days)
 
         if base_url is None and sample:
@@ -397,14 +406,14 @@ def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], 
 
 
 def _harvest_oai(client: OaiClient, state: dict, categories: Sequence[str], window: tuple[date, date],
-                 clock: datetime) -> Iterator[list[dict]]:
+                 clock: datetime, pool: bool = False) -> Iterator[list[dict]]:
     """OAI-PMH records changed since the last harvest, for papers submitted inside the window."""
     study = Window.for_days(*window)
     day_from = date.fromisoformat(state.get("oai_harvested_until") or window[0].isoformat())
     seen: dict[str, int] = {}
     for set_spec in oai_sets(categories):
         for page in client.iter_pages(set_spec, day_from, clock.date()):
-            yield _oai_rows(page, clock, seen, set(categories), study)
+            yield _oai_rows(page, clock, seen, set(categories), study, pool)
     # the last day is harvested again next time (records of that day may still arrive)
     state["oai_harvested_until"] = clock.date().isoformat()
 
@@ -425,8 +434,10 @@ def _rows(page: FeedPage, fetched_at: datetime, seen: dict[str, int]) -> list[di
     return items
 
 
-def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted: set[str], study: Window) -> list[dict]:
-    """Like _rows for OAI records, keeping only wanted categories submitted inside the study window."""
+def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted: set[str], study: Window,
+              pool: bool = False) -> list[dict]:
+    """Like _rows for OAI records, keeping only wanted categories submitted inside the study window
+    (and, with `pool`, the papers the pool query matches: OAI-PMH cannot filter by text)."""
     items = []
     for record in page.records:
         try:
@@ -437,6 +448,8 @@ def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted:
         if not wanted & set(json.loads(row["categories"])):
             continue
         if not study.start <= row["published_at"] <= study.end.replace(second=59):
+            continue
+        if pool and not in_pool(row["title"], row["abstract"]):
             continue
         if seen.get(row["arxiv_id"], 0) >= row["latest_version"]:
             continue
