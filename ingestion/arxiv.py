@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
@@ -45,6 +45,7 @@ from ingestion.arxiv_parse import (
 )
 from ingestion.arxiv_pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
+from ingestion.openalex import default_lookup, with_affiliations
 from ingestion.screening import SCREENER_VERSION, screen
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,13 @@ FEATURE_COLUMNS = {
     "changes_loss": {"data_type": "bool"},
     "loss_signal": {"data_type": "text"},
     "releases_code": {"data_type": "bool"},
+    "code_signal": {"data_type": "text"},
+    "model_report": {"data_type": "bool"},
+    "model_report_signal": {"data_type": "text"},
+    "in_pool": {"data_type": "bool"},
     "defined_methods": {"data_type": "text"},
     "maintainer_framework_ids": {"data_type": "text"},
+    "maintainer_signal": {"data_type": "text"},
     "screener_version": {"data_type": "text"},
 }
 QUARANTINE_COLUMNS = {
@@ -298,6 +304,7 @@ def arxiv_source(
     backoff_s: float | None = None,
     harvest: str = "query",
     pool: bool | None = None,
+    affiliations: Callable[[Sequence[str]], dict[str, list[dict]]] | None = None,
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window).
 
@@ -310,6 +317,8 @@ def arxiv_source(
     server) is the default in both modes.
     pool: harvest only the study's candidate pool (`ingestion.arxiv_pool`; default: in live mode).
     Every screened row also says whether the paper is in the pool (`in_pool`).
+    affiliations: arxiv ids -> authors with affiliations, added before screening (default in live
+    mode: OpenAlex, `ingestion.openalex.default_lookup`).
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
@@ -318,6 +327,7 @@ def arxiv_source(
     first_day, last_day = window or config.study_window()
     sample = mode == "sample"
     pool = not sample if pool is None else pool
+    affiliations = affiliations or (None if sample else default_lookup())
     interval = min_interval_s if min_interval_s is not None else (0.0 if sample else LIVE_MIN_INTERVAL_S)
     backoff = backoff_s if backoff_s is not None else (0.01 if sample else 2.0)
 
@@ -375,7 +385,9 @@ def arxiv_source(
         columns=FEATURE_COLUMNS,
     )
     def paper_features(items: list[dict]) -> Iterator[list[dict]]:
-        rows = [screen(i["paper"], registry) for i in items if "paper" in i]
+        papers = [i["paper"] for i in items if "paper" in i]
+        found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
+        rows = [screen(with_affiliations(p, found.get(p["arxiv_id"])), registry) for p in papers]
         if rows:
             yield rows
 

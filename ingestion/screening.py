@@ -4,14 +4,18 @@ Every classifier returns its value together with the signal that decided it, so 
 show *why* a paper was screened the way it was. Scope of each feature:
 - is_rl_related: the paper is about reinforcement learning *for language models* (RLHF, RLVR,
   preference optimisation, GRPO/PPO...); classic control/robotics RL without an LLM is not.
-- paper_kind: general_method | application | benchmark | dataset | survey | analysis | not_rl.
+- paper_kind: general_method | system | application | benchmark | dataset | survey | analysis | not_rl.
+  `system` is training infrastructure (frameworks, rollout engines, asynchronous trainers).
+- model_report: the paper is a model's technical report (the study counts their methods apart).
+- in_pool: the study's candidate-pool query matches the paper (ingestion/arxiv_pool.py).
 - policy_size_b: largest *trained policy* size in billions of parameters (RL papers only); sizes
   of reward models, judges, teachers, compared-against models and token counts are ignored.
 - changes_loss: the proposed method (general_method papers) changes a coefficient, clip, mask,
   weight or normalisation inside an existing policy loss.
 - releases_code: the paper links its own code (not a framework it builds on) or states it is out.
 - defined_methods: names the paper defines (title acronym before a colon, "we propose X").
-- maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations.
+- maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations
+  (arXiv's, or OpenAlex's added by ingestion/openalex.py while loading).
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ingestion.arxiv_parse import find_code_urls
+from ingestion.arxiv_pool import in_pool
 
-SCREENER_VERSION = "1.0"
+SCREENER_VERSION = "2.0"
 
-KINDS = ("general_method", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
+KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class PaperText:
     abstract: str = ""
     comment: str | None = None
     affiliations: tuple[str, ...] = ()
+    affiliation_sources: tuple[str, ...] = ()  # where each affiliation was read ("" = arXiv)
 
     @property
     def text(self) -> str:
@@ -45,8 +51,9 @@ class PaperText:
         authors = row.get("authors") or []
         if isinstance(authors, str):
             authors = json.loads(authors)
-        affs = tuple(a["affiliation"] for a in authors if isinstance(a, dict) and a.get("affiliation"))
-        return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"), affs)
+        found = [a for a in authors if isinstance(a, dict) and a.get("affiliation")]
+        return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"),
+                   tuple(a["affiliation"] for a in found), tuple(a.get("source") or "" for a in found))
 
 
 def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
@@ -126,6 +133,33 @@ _ANALYSIS_ABS = _rx(r"\bwe (?:analy[sz]e|study|investigate|examine|characteri[sz
                     r"(?:study|analysis))\b|\bempirical study\b|\bour (?:analysis|findings)\b")
 
 
+# Training infrastructure: a system paper talks about the machines and the schedule, not the objective.
+# Each family counts once; a paper naming several families is a system paper.
+_SYSTEM_FAMILIES = {
+    "hardware": _rx(r"\bGPUs?\b|\bTPUs?\b|accelerators?\b|\bhardware\b"),
+    "utilisation": _rx(r"utili[sz]ation|\bidle\b|\bbubbles?\b"),
+    "speed": _rx(r"throughput|speed-?ups?|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed|higher|improvement)|\bfaster\b"),
+    "memory": _rx(r"\bmemory (?:usage|footprint|overhead|consumption|efficien\w+)|\bOOM\b|out-of-memory|GPU memory"),
+    "latency": _rx(r"\blatency\b|\bruntime\b|wall-?clock|end-to-end training time"),
+    "distributed": _rx(r"parallelism|\bdistributed\b|\bclusters?\b|multi-node|\bnodes\b"),
+    "asynchrony": _rx(r"\basynchron\w+|weight synchroni[sz]ation|in-flight|\bstaleness\b"),
+    "system": _rx(r"\b(?:RL|training|post-training|serving|distributed|efficient|scalable) (?:systems?|frameworks?|infrastructure)\b"
+                  r"|\binfrastructure\b|\bsystem design\b|\bopen-source (?:framework|library|system|toolkit)\b"),
+    "scheduling": _rx(r"\bschedul(?:er|ing) (?:of )?(?:rollouts?|requests|jobs|generation|resources|GPUs?)\b"
+                      r"|load[- ]balanc\w+|disaggregat\w+|co-?locat\w+|resource allocation|\bplacement\b"),
+    "engine": _rx(r"inference engines?|generation engines?|rollout engines?|\bvLLM\b|\bSGLang\b|\bMegatron\b|\bFSDP\b|"
+                  r"\bDeepSpeed\b|\bRay\b"),
+    "transfer": _rx(r"weight (?:sync\w*|updates? (?:to|from|between)|transfer)|\breshard\w*|\bcommunication overhead\b"),
+}
+_SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\baccelerat\w+|\bfaster\b|\bthroughput\b|"
+                    r"\bscalable\b.*\bframework\b|\bframework\b.*\bscal\w+")
+
+
+def system_cues(p: PaperText) -> list[str]:
+    """The infrastructure families a paper names (see _SYSTEM_FAMILIES)."""
+    return [f"{name}: {m.group(0)}" for name, rx in _SYSTEM_FAMILIES.items() if (m := rx.search(p.text))]
+
+
 def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, str]:
     """(kind, deciding signal). Titles decide first; then abstracts; method beats analysis."""
     related, why = rl or is_rl_related(p)
@@ -140,6 +174,9 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
         return "dataset", f"title: {m.group(0)}"
     if m := _SURVEY_ABS.search(abstract):
         return "survey", f"abstract: {m.group(0)}"
+    cues = system_cues(p)
+    if len(cues) >= 4 or (len(cues) >= 3 and _SYSTEM_TITLE.search(title)):
+        return "system", "infrastructure cues: " + "; ".join(cues)
     domain = _DOMAIN.search(title)
     apply = _APPLY_ABS.search(abstract)
     method = _METHOD_ABS.search(abstract) or _named_proposal(abstract)
@@ -311,6 +348,23 @@ _LOSS_CHANGE = [
     _rx(r"\b(?:decoupled|modified|revised|reweighted|unbiased) (?:\w+ )?(?:objective|loss)\b|\bgradient weights\b"),
     _rx(r"\btoken-level (?:policy[- ]gradient )?loss\b|\bsequence-level (?:importance )?(?:ratio|clipping)\b"),
 ]
+# The components of a policy loss as real abstracts name them: a paper whose method talks about one of
+# them is changing the loss ("decouples the clipping range", "removes length normalisation", "clips the
+# importance-sampling weights", "token-level masking", "global advantage normalisation").
+_LOSS_COMPONENTS = _rx(
+    r"\bclip(?:s|ped|ping)?\b|\bclip-higher\b|"
+    r"\bimportance[- ](?:sampling )?(?:weights?|ratios?|sampling)\b|\bprobability ratios?\b|"
+    r"\bmask(?:s|ed|ing)? (?:out )?(?:\w+[- ]){0,2}(?:tokens?|tokens'|gradients?|losses|loss|responses?)\b|"
+    r"\b(?:token|sequence|response)-level mask\w*|\b\w+[- ]entropy mask\w*|"
+    r"\b(?:length|advantage|reward|loss|token|global|group|batch|std|standard[- ]deviation) normali[sz]\w+|"
+    r"\bnormali[sz]\w* (?:the )?(?:advantages?|losses|loss|rewards?|by (?:the )?(?:length|standard deviation))\b|"
+    r"\bre-?weight\w*|\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
+    r"\bentropy (?:regulari[sz]\w+|bonus|coefficient|term|loss|penalty)\b|"
+    r"\bKL (?:penalty|coefficient|term|regulari[sz]\w+)\b|"
+    r"\badvantage (?:estimat\w+|normali[sz]\w+|shaping|function|weight\w*|calculation|computation|baseline)\b|"
+    r"\b(?:policy[- ]gradient|gradient) estimators?\b|\btrust region\b|\bsurrogate (?:objective|loss|reward)\b|"
+    r"\breward (?:function )?shapes?\b|\blength penalt\w+\b"
+)
 _LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:ped)? rewards?|reward clipping|"
                           r"(?-i:\bCLIP\b)|video clips?|audio clips?|masked language model|attention masks?|weight decay|"
                           r"model weights|open[- ]weights?|mask tokens for diffusion")
@@ -325,6 +379,8 @@ def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | Non
     for rx in _LOSS_CHANGE:
         if m := rx.search(text):
             return True, m.group(0)[:100]
+    if m := _LOSS_COMPONENTS.search(text):
+        return True, f"loss component: {m.group(0)}"
     return False, None
 
 
@@ -356,25 +412,43 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
 
 # --- maintainer affiliation ---------------------------------------------------------------------
 def maintainer_framework_ids(p: PaperText, frameworks: Iterable) -> list[str]:
-    """Frameworks whose maintainer org or domain is an author's lab.
+    return maintainer_match(p, frameworks)[0]
+
+
+def maintainer_match(p: PaperText, frameworks: Iterable) -> tuple[list[str], str | None]:
+    """Frameworks whose maintainer org or domain is an author's lab, and the affiliation that said so.
 
     The lab is the first comma-separated unit of an affiliation ("Qwen Team, Alibaba Inc." -> "Qwen
     Team"), so a parent company alone does not make every team of it a maintainer; domains match
     anywhere (emails are sometimes given in affiliations).
     """
-    units = []
-    for aff in p.affiliations:
+    units = []  # (lab, whole affiliation, source)
+    for aff, source in zip(p.affiliations, p.affiliation_sources or ("",) * len(p.affiliations)):
         for one in aff.split(";"):
-            units.append(one.split(",")[0].strip())
-    labs = " | ".join(units)
-    full = " | ".join(p.affiliations)
-    out = []
+            units.append((one.split(",")[0].strip(), one.strip(), source or "arXiv"))
+    out, signals = [], []
     for fw in frameworks:
-        hit = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", labs, re.I) for o in fw.maintainer_orgs if o)
-        hit = hit or any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
-        if hit:
-            out.append(fw.framework_id)
-    return out
+        for lab, full, source in units:
+            org = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", lab, re.I) for o in fw.maintainer_orgs if o)
+            dom = any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
+            if org or dom:
+                out.append(fw.framework_id)
+                signals.append(f"{fw.framework_id}: {source} affiliation '{full[:80]}'")
+                break
+    return out, "; ".join(signals) or None
+
+
+# --- model technical reports ---------------------------------------------------------------------
+_REPORT = _rx(r"\btech(?:nical)? report\b|\b(?:this|the) (?:technical )?report (?:presents|introduces|describes|details)\b|"
+              r"\bwe report on the training\b|\bour (?:latest|newest|flagship|new) (?:[\w-]+ )?(?:LLMs?|models?)\b|"
+              r"\b(?:family|series|suite) of (?:open[- ](?:weight|source) )?(?:[\w-]+ )?(?:language |foundation |reasoning )?models\b")
+
+
+def model_report(p: PaperText) -> tuple[bool, str | None]:
+    """Is the paper a model's technical report? (The study counts the methods they state apart.)"""
+    if m := _REPORT.search(p.text):
+        return True, m.group(0)
+    return False, None
 
 
 # --- one row of raw_arxiv.paper_features -----------------------------------------------------------
@@ -384,7 +458,9 @@ def screen(row: dict, frameworks: Sequence) -> dict:
     kind, kind_signal = paper_kind(p, rl)
     size, size_signal = policy_size_b(p, rl[0], kind)
     loss, loss_signal = changes_loss(p, kind)
-    code, _ = releases_code(p)
+    code, code_signal = releases_code(p)
+    report, report_signal = model_report(p)
+    maintainers, maintainer_signal = maintainer_match(p, frameworks)
     return {
         "arxiv_id": row["arxiv_id"],
         "is_rl_related": rl[0],
@@ -395,7 +471,12 @@ def screen(row: dict, frameworks: Sequence) -> dict:
         "changes_loss": loss,
         "loss_signal": loss_signal,
         "releases_code": code,
+        "code_signal": code_signal,
+        "model_report": report,
+        "model_report_signal": report_signal,
+        "in_pool": in_pool(p.title, p.abstract),
         "defined_methods": json.dumps(defined_methods(p, kind)),
-        "maintainer_framework_ids": json.dumps(maintainer_framework_ids(p, frameworks)),
+        "maintainer_framework_ids": json.dumps(maintainers),
+        "maintainer_signal": maintainer_signal,
         "screener_version": SCREENER_VERSION,
     }
