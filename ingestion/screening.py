@@ -353,7 +353,9 @@ _LOSS_CHANGE = [
 # importance-sampling weights", "token-level masking", "global advantage normalisation").
 _LOSS_COMPONENTS = _rx(
     r"\bclip(?:s|ped|ping)?\b|\bclip-higher\b|"
-    r"\bimportance[- ](?:sampling )?(?:weights?|ratios?|sampling)\b|\bprobability ratios?\b|"
+    r"\b(?:truncat\w+|bound\w*|constrain\w*|cap(?:s|ped|ping)?|asymmetric|token-level|sequence-level|modif\w+|"
+    r"normali[sz]\w+|smooth\w*|flip\w*|adjust\w*|reshap\w+|second moment of)\s+(?:\w+[- ]){0,3}?"
+    r"(?:importance|probability) (?:sampling )?(?:weights?|ratios?)\b|"
     r"\bmask(?:s|ed|ing)? (?:out )?(?:\w+[- ]){0,2}(?:tokens?|tokens'|gradients?|losses|loss|responses?)\b|"
     r"\b(?:token|sequence|response)-level mask\w*|\b\w+[- ]entropy mask\w*|"
     r"\b(?:length|advantage|reward|loss|token|global|group|batch|std|standard[- ]deviation) normali[sz]\w+|"
@@ -362,7 +364,7 @@ _LOSS_COMPONENTS = _rx(
     r"\bentropy (?:regulari[sz]\w+|bonus|coefficient|term|loss|penalty)\b|"
     r"\bKL (?:penalty|coefficient|term|regulari[sz]\w+)\b|"
     r"\badvantage (?:estimat\w+|normali[sz]\w+|shaping|function|weight\w*|calculation|computation|baseline)\b|"
-    r"\b(?:policy[- ]gradient|gradient) estimators?\b|\btrust region\b|\bsurrogate (?:objective|loss|reward)\b|"
+    r"\b(?:policy[- ]gradient|gradient) estimators?\b|\bsurrogate (?:objective|loss|reward)\b|"
     r"\breward (?:function )?shapes?\b|\blength penalt\w+\b"
 )
 _LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:ped)? rewards?|reward clipping|"

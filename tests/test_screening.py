@@ -133,8 +133,9 @@ def test_screen_row_matches_the_contract():
            "authors": json.dumps([{"name": "A", "affiliation": "ByteDance Seed"}])}
     out = screen(row, REGISTRY)
     assert set(out) == {"arxiv_id", "is_rl_related", "paper_kind", "kind_signal", "policy_size_b", "size_signal",
-                        "changes_loss", "loss_signal", "releases_code", "defined_methods",
-                        "maintainer_framework_ids", "screener_version"}
+                        "changes_loss", "loss_signal", "releases_code", "code_signal", "model_report",
+                        "model_report_signal", "in_pool", "defined_methods", "maintainer_framework_ids",
+                        "maintainer_signal", "screener_version"}
     assert (out["is_rl_related"], out["paper_kind"], out["policy_size_b"], out["changes_loss"],
             out["releases_code"]) == (True, "general_method", 32.0, True, True)
     assert json.loads(out["defined_methods"]) == ["DAPO"] and json.loads(out["maintainer_framework_ids"]) == ["verl"]
