@@ -40,6 +40,7 @@ class PaperText:
     comment: str | None = None
     affiliations: tuple[str, ...] = ()
     affiliation_sources: tuple[str, ...] = ()  # where each affiliation was read ("" = arXiv)
+    links: tuple[str, ...] = ()  # the row's code_urls (abstract, comment, or a page's footnotes)
 
     @property
     def text(self) -> str:
@@ -52,8 +53,10 @@ class PaperText:
         if isinstance(authors, str):
             authors = json.loads(authors)
         found = [a for a in authors if isinstance(a, dict) and a.get("affiliation")]
+        links = row.get("code_urls") or []
+        links = json.loads(links) if isinstance(links, str) else links
         return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"),
-                   tuple(a["affiliation"] for a in found), tuple(a.get("source") or "" for a in found))
+                   tuple(a["affiliation"] for a in found), tuple(a.get("source") or "" for a in found), tuple(links))
 
 
 def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
@@ -300,7 +303,10 @@ _ROLE_BEFORE = _rx(r"(?:reward[- ]models?|\bRMs?|judges?|verifiers?|teachers?|cr
                    r"(?:\s+(?:a|an|the))?\s*(?:[\w\-]|\.(?=\S))*(?:\s+to\s+(?:[\w\-]|\.(?=\S))*)?$")
 _NOT_POLICY_NAME_AFTER = _rx(r"^[\w.\-]*\s*(?:as (?:the |a )?(?:reward model|judge|verifier|teacher|critic|grader)|"
                              r"(?:reward model|judge|verifier|teacher|critic)\b)")
-_MONEY_BEFORE = re.compile(r"[$€£]\s*$")
+_MONEY_BEFORE = re.compile(r"[$€£<>≤≥]\s*$")  # money, or a bound ("medium-sized (<100B) LLMs")
+# the model right after a verb of training or use is the paper's own, whatever came before it
+_OWN_MODEL_BEFORE = _rx(r"\b(?:using|train(?:s|ed|ing)?|fine-tun\w+|post-train\w+|RL-train\w+|initiali[sz]ed from)\s+"
+                        r"(?:the |a |an |our )?[\w.\-]*$")
 # the size sits inside a data artefact's name, e.g. OpenR1-7B-Traces
 _DATA_NAME_AFTER = _rx(r"^[\w.]*-(?:traces|data|dataset|corpus|pairs|prefs|preferences|rollouts|sft|mix)\b")
 
@@ -320,7 +326,7 @@ def policy_size_b(p: PaperText, rl: bool | None = None, kind: str | None = None)
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
         if _MONEY_BEFORE.search(before) or _NOT_POLICY_AFTER.search(after) or _DATA_NAME_AFTER.search(after):
             continue
-        if _NOT_POLICY_BEFORE.search(before) or _ROLE_BEFORE.search(before) or _NOT_POLICY_NAME_AFTER.search(after):
+        if (_NOT_POLICY_BEFORE.search(before) and not _OWN_MODEL_BEFORE.search(before)) or _ROLE_BEFORE.search(before) or _NOT_POLICY_NAME_AFTER.search(after):
             continue
         if unit in ("M", "million") and not re.search(r"param|model|policy|\bLM\b", text[m.start():m.end() + 25], re.I):
             continue
@@ -387,9 +393,22 @@ def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | Non
 
 
 # --- code release -------------------------------------------------------------------------------
-_CODE_PHRASE = _rx(r"\b(?:code|implementation|source code|codebase)s?\b(?: and (?:data|models?|checkpoints|weights))?"
-                   r" (?:is|are|will be|has been|have been)? ?(?:publicly |made |openly )*(?:available|released|open-sourced)"
-                   r"|\bwe (?:release|open-source|open source) (?:our |the )?(?:code|implementation)")
+_ARTEFACT = r"(?:code|codes|implementation|source code|codebase|framework|library|toolkit|models?|weights|data|datasets?|checkpoints)"
+_CODE_PHRASE = _rx(
+    # "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+    r"\b(?:code|codes|implementation|source code|codebase)s?\b(?:(?:,| and| &) (?:the )?(?:\w+ ){0,2}?" + _ARTEFACT + r")*,?"
+    r" (?:is|are|will be|has been|have been|can be|is being)? ?(?:also )?(?:fully |publicly |made |openly |freely )*"
+    r"(?:available|released|open[- ]?sourced?|found|accessible|public)\b"
+    # "we fully open-source our model weights, training code and data", "we release the framework"
+    r"|\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
+    r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b"
+    # "an open-source implementation of X is released", "the first open-source implementation"
+    r"|\bopen[- ]source (?:implementation|code|codebase)\b"
+)
+# a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
+_OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
+                       r"github|homepage|website)[^.]{0,40}$")
+_ANY_URL = re.compile(r"https?://[^\s,;()\[\]{}<>\"'`]+|\bthis https? URL\b", re.I)
 _NOT_OURS_BEFORE = _rx(r"(?:based on|buil[dt]s? (?:up)?on|building on|on top of|using|uses|we use|via|extends?|"
                        r"fork of|from)\s*(?:the )?(?:\w+[\s-]){0,3}\(?\s*$")
 _NOT_CODE_URL = _rx(r"huggingface\.co/(?!spaces/)")
@@ -397,7 +416,7 @@ _NOT_CODE_URL = _rx(r"huggingface\.co/(?!spaces/)")
 
 def releases_code(p: PaperText) -> tuple[bool, str | None]:
     text = f"{p.abstract} {p.comment or ''}"
-    for url in find_code_urls(p.abstract, p.comment):
+    for url in dict.fromkeys([*find_code_urls(p.abstract, p.comment), *p.links]):
         if _NOT_CODE_URL.search(url):
             continue
         bare = url.split("://", 1)[-1]
@@ -408,6 +427,9 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
         return True, url
     if m := _CODE_PHRASE.search(text):
         if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
+            return True, m.group(0)
+    for m in _ANY_URL.finditer(text):
+        if _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
             return True, m.group(0)
     return False, None
 
