@@ -104,17 +104,29 @@ def is_rl_related(p: PaperText) -> tuple[bool, str]:
 # --- kind ---------------------------------------------------------------------------------------
 _SURVEY_TITLE = _rx(r"\b(?:survey|review|overview|tutorial|primer|taxonomy|roadmap|landscape)\b")
 _SURVEY_ABS = _rx(r"\b(?:this|our) (?:survey|review|paper surveys)|\bwe (?:survey|review|systematically review)\b")
+_ENV_TITLE = _rx(r"\bgym\b|(?-i:[a-z]Gym)\b")  # an environment suite is a benchmark
 _BENCH_TITLE = _rx(r"\bbench(?:marks?)?\b|(?-i:[a-z]Bench)\b|\barena\b|\bleaderboard\b|\bevaluation suite\b")
 _BENCH_ABS = _rx(r"\bwe (?:introduce|present|propose|construct|build|release|develop)\s+(?:\w+[\s,:-]+){0,4}?"
                  r"(?:a |an |the )?(?:new |novel |challenging |comprehensive )*(?:benchmark|evaluation suite|leaderboard)")
 _DATA_TITLE = _rx(r"\b(?:dataset|corpus|corpora|data collection|\d+k problems|collection of \w+ problems)\b")
-_DATA_ABS = _rx(r"\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
+_DATA_ABS = _rx(r"\b(?:data|dataset|problem|task) (?:synthesis|generation|curation|construction) (?:framework|pipeline)\b|\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
                 r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)")
 _METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|"
                 r"estimator|technique|training (?:recipe|scheme|method)|(?:policy )?optimi[sz]er|variant|"
-                r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism)")
-_METHOD_ABS = _rx(r"\bwe (?:propose|introduce|present|develop|design|derive)\b[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
-                  r"|\bwe propose (?:to \w+|\w+ing)\b")
+                r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism|paradigm|formulation|"
+                r"(?-i:[A-Z][\w-]*) RL)(?:e?s)?")
+# "we (also) propose", "this paper proposes", "and propose", "by introducing", "allows us to propose"
+_PROPOSER = (r"(?:\bwe (?:also |further |then |first |additionally |therefore |instead )?|\b(?:this|our) (?:paper|work) |"
+             r"\band (?:then )?|\bby |\bus to |\bwe \w+ and )")
+_PROPOSE_VERB = r"(?:propos|introduc|present|develop|design|deriv)(?:e|es|ed|ing|s)?"
+_NOT_A_METHOD = r"(?!\s+(?:a |an |the )?(?:[\w-]+ ){0,3}?(?:study|analysis|investigation|evaluation|examination|comparison|guidelines|insights|findings|lessons)\b)"
+_METHOD_ABS = _rx(_PROPOSER + _PROPOSE_VERB + r"\b" + _NOT_A_METHOD + r"[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
+                  r"|\bwe propose (?:to \w+|\w+ing)\b|\bwe (?:\w+ )?improve \w+ by \w+ing\b")
+# a task family that general methods also report on: a domain only when the proposal is built for it
+_TASK_DOMAIN = _rx(r"\bcode generation\b")
+# the proposal is built for one domain or product ("an agentic model tailored for itinerary planning")
+_TARGETED = _rx(r"\b(?:models?|LLMs?|agents?),? (?:that is |which is )?(?:speciali[sz]ed|tailored|dedicated|customi[sz]ed) "
+                r"(?:for|to)\b")
 _METHOD_TITLE = _rx(r"policy optimi[sz]ation|policy gradient|advantage estimat|\bobjective\b|\bloss\b|"
                     r"\bclipp?(?:ing)?\b|\bbaseline\b|\bestimator\b|\btrust region\b")
 _APPLY_ABS = _rx(r"\bwe (?:apply|adapt|use|employ|leverage) (?:reinforcement learning|RL|GRPO|PPO|DPO|RLVR|RLHF)"
@@ -126,7 +138,9 @@ _DOMAIN = _rx(
     r"gui|e-commerce|advertis\w+|education\w*|tutoring|speech|asr|tts|music|theorem proving|lean ?4|in lean|"
     r"tool[- ](?:calling|use)|function calling|search engines?|retrieval-augmented|rag|customer service|"
     r"cybersecurity|vulnerabilit\w+|game playing|poker|chess|weather|geospatial|remote sensing|"
-    r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video)\b"
+    r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video|"
+    r"coding agents?|software engineering|SWE|unit tests?|program repair|search capabilit\w*|search agents?|"
+    r"\w*searcher|deep research|browsing|tool-integrated|tool-using|tool learning|livestream\w*|explanations?|audio)\b"
 )
 _ANALYSIS_TITLE = _rx(r"^(?:understanding|rethinking|revisiting|investigating|on the|what|why|when|how|does|do|is|can|"
                       r"are|towards? (?:a )?(?:better )?understanding)\b|\banalys[ie]s\b|\bempirical study\b|"
@@ -152,6 +166,7 @@ _SYSTEM_FAMILIES = {
                       r"|load[- ]balanc\w+|disaggregat\w+|co-?locat\w+|resource allocation|\bplacement\b"),
     "engine": _rx(r"inference engines?|generation engines?|rollout engines?|\bvLLM\b|\bSGLang\b|\bMegatron\b|\bFSDP\b|"
                   r"\bDeepSpeed\b|\bRay\b"),
+    "precision": _rx(r"\bquantiz\w+|\bFP8\b|\bFP4\b|\bNVFP4\b|mixed[- ]precision|\bkernels?\b"),
     "transfer": _rx(r"weight (?:sync\w*|updates? (?:to|from|between)|transfer)|\breshard\w*|\bcommunication overhead\b"),
 }
 _SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\baccelerat\w+|\bfaster\b|\bthroughput\b|"
@@ -175,6 +190,8 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
         return "benchmark", f"title: {m.group(0)}"
     if m := _DATA_TITLE.search(title):
         return "dataset", f"title: {m.group(0)}"
+    if m := _ENV_TITLE.search(title):
+        return "benchmark", f"title: {m.group(0)}"
     if m := _SURVEY_ABS.search(abstract):
         return "survey", f"abstract: {m.group(0)}"
     cues = system_cues(p)
@@ -189,23 +206,25 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
     if apply and (not method or apply.start() < method.start()):
         return "application", f"abstract: {apply.group(0)}"
     if m := _BENCH_ABS.search(abstract):
-        if not method or m.start() < method.start():
+        if not method or m.start() < method.end():  # before the proposal, or what it proposes
             return "benchmark", f"abstract: {m.group(0)[:80]}"
     if m := _DATA_ABS.search(abstract):
-        if not method or m.start() < method.start():
+        if not method or m.start() < method.end():
             return "dataset", f"abstract: {m.group(0)[:80]}"
     adomain = _DOMAIN.search(abstract)
     if method:
         end = abstract.find(". ", method.end())
         sentence = abstract[method.start():end if end >= 0 else len(abstract)]
-        if d := _DOMAIN.search(sentence):
+        if d := (_DOMAIN.search(sentence) or _TASK_DOMAIN.search(sentence) or _TARGETED.search(sentence)):
             return "application", f"domain in proposal: {d.group(0)}"
         return "general_method", f"abstract: {method.group(0)[:80]}"
-    if adomain and not _ANALYSIS_TITLE.search(title):
-        return "application", f"abstract domain: {adomain.group(0)}"
     if title_method and not _ANALYSIS_TITLE.search(title):
         sig = title_method if isinstance(title_method, str) else title_method.group(0)
         return "general_method", f"title: {sig}"
+    if adomain and not _ANALYSIS_TITLE.search(title):
+        return "application", f"abstract domain: {adomain.group(0)}"
+    if m := model_report(p)[1]:
+        return "general_method", f"model report: {m}"
     if m := (_ANALYSIS_TITLE.search(title) or _ANALYSIS_ABS.search(abstract)):
         return "analysis", f"analysis cue: {m.group(0)}"
     if m := re.search(r"\bwe propose\b", abstract, re.I):
