@@ -470,7 +470,7 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
         if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
             return True, m.group(0)
     for m in _ANY_URL.finditer(text):
-        if _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+        if not _NOT_CODE_URL.search(m.group(0)) and _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
             return True, m.group(0)
     return False, None
 

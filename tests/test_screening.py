@@ -199,6 +199,7 @@ def test_policy_size_moe_and_bounds(abstract, size):
         ("RL for LLMs. An open-source implementation of XPO is released.", None, True),
         ("RL for LLMs trained with verl.", "Accepted at a conference", False),
         ("RL for LLMs. Code is not available.", None, False),
+        ("RL for LLMs. Models are available at https://huggingface.co/me/xpo-7b.", None, False),
     ],
 )
 def test_code_release_real_phrasing(abstract, comment, expected):
