@@ -86,12 +86,28 @@ _LLM_TERM = _rx(
 )
 
 
+_RL_SETTING = _rx(r"\bagents?\b|\bagentic\b|\benvironments?\b|\breasoning models?\b|\btool[- ]use\b")
+
+
+def _rl_resource(p: PaperText) -> str | None:
+    """A benchmark, dataset or environment suite for language-model agents or reasoning models: what RL
+    post-training trains and evaluates on, even when its abstract never names RL."""
+    resource = (_BENCH_TITLE.search(p.title) or _DATA_TITLE.search(p.title) or _ENV_TITLE.search(p.title)
+                or _BENCH_ABS.search(p.abstract) or _DATA_ABS.search(p.abstract))
+    setting = _RL_SETTING.search(p.text)
+    if resource and setting and _LLM_TERM.search(p.text):
+        return f"{resource.group(0)} for {setting.group(0)}"
+    return None
+
+
 def is_rl_related(p: PaperText) -> tuple[bool, str]:
     text = p.text
     negated = {m.span() for m in _RL_NEGATED.finditer(text)}
     hits = [m for m in _RL_TERM.finditer(text)
             if not any(a <= m.start() < b for a, b in negated) and m.group(0) not in _NOT_RL_PO]
     if not hits:
+        if not negated and (m := _rl_resource(p)):
+            return True, m
         return False, "negated RL mention only" if negated else "no RL term"
     if _RL_NEGATED.search(p.title) and not any(m.start() < len(p.title) for m in hits):
         return False, "title negates RL"

@@ -244,3 +244,10 @@ def test_fake_arxiv_applies_the_pool_query():
                for e in page.entries}
     want = {p.arxiv_id for p in papers if in_pool(p.title, p.abstract)}
     assert got == want and 0 < len(want) < len(papers)
+
+
+def test_agent_benchmark_without_an_rl_term_is_rl_related():
+    paper = P("ShopArena: A Benchmark for Web-Shopping Agents",
+              "We introduce a benchmark of 800 shopping tasks for LLM agents with executable checkers.")
+    assert is_rl_related(paper)[0] and paper_kind(paper)[0] == "benchmark"
+    assert not is_rl_related(P("A Benchmark of Summaries", "We introduce a benchmark for LLM summaries."))[0]
