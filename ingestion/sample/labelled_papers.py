@@ -708,7 +708,8 @@ SYSTEMS: tuple[Labelled, ...] = (
 LABELLED = LABELLED + SECOND_BATCH + SYSTEMS
 
 # Labels follow the real hand labels' reading of a loss change (../shared/truth): advantage
-# estimation/normalisation and importance weights belong to the loss (relabelled with screener 2.0).
+# estimation/normalisation and importance weights belong to the loss (relabelled with screener 2.0,
+# here and in HELD_OUT's two advantage papers).
 
 # Held-out records with longer, arXiv-like abstracts, written after all tuning and never used to tune
 # the rules: their metrics estimate how the rules do on text they were not fitted to.
@@ -731,7 +732,7 @@ HELD_OUT: tuple[Labelled, ...] = (
        "TreeAdv, an advantage estimator that builds a tree of partial rollouts and assigns segment-level "
        "advantages from Monte Carlo returns, without a learned value model. Experiments with DeepSeek-R1-Distill-"
        "Qwen-1.5B and Llama-3.1-8B-Instruct show faster learning on math and code.",
-       size_b=8, methods=("TreeAdv",)),
+       size_b=8, methods=("TreeAdv",), changes_loss=True),
     _m("Learning from Mistakes: Negative-Aware Fine-Tuning for Reasoning",
        "We propose NFT, a supervised approach that implicitly optimizes a policy from both correct and incorrect "
        "self-generated answers, bridging supervised learning and reinforcement learning with verifiable rewards. "
@@ -828,7 +829,7 @@ HELD_OUT: tuple[Labelled, ...] = (
        "a 106B-A12B model.", affiliations=("Zhipu AI",), size_b=106, maintainers=("slime",)),
     _m("Decoupled Advantage Normalization for RLHF",
        "We propose normalizing advantages separately for each reward component before combining them, and "
-       "train an 8B policy.", affiliations=("NVIDIA, Santa Clara",), size_b=8, maintainers=("nemo_rl",)),
+       "train an 8B policy.", affiliations=("NVIDIA, Santa Clara",), size_b=8, maintainers=("nemo_rl",), changes_loss=True),
     _m("Prefix-Guided Rollouts for Hard Prompts",
        "We propose guiding rollouts on hard prompts with prefixes of reference solutions, trained on Qwen2.5-7B.",
        affiliations=("Alibaba Cloud, Hangzhou",), size_b=7, maintainers=("roll",)),  # label fixed, as above
