@@ -13,19 +13,11 @@ so the screener sees exactly what a live load gives it. Reported: per-feature pr
 kind confusions, policy-size exactness where the abstract states the labelled size, candidate-pool
 recall (the pool query sent to the fake server; it must equal the local rule).
 
-Real dev labels (195 cached abstracts), screener 1.0 -> 2.0: general_method P/R 0.68/0.79 (issue) ->
-0.91/0.95; application -> general_method 12/37 (first 1.0 run on the cache) -> 1/37; system ->
-general_method 0/17; changes_loss (general methods) 0.91/0.15 -> 0.87/0.85; releases_code R 0.76 ->
-0.79 (12 of the 62 positives show no code in the Atom fields); size exact where stated 0.76 -> 0.93;
-pool recall 0.93 (RL AND LM only) -> 0.98 (with agents/environments/reasoning models).
-
-First measurements on held-out text, before any tuning on it (precision/recall):
-- SECOND_BATCH (28 papers, later folded into LABELLED): is_rl_related 0.955/0.913, kind=general_method
-  1.00/0.70, kind=analysis 0.60/1.00, kind=not_rl 0.67/0.80, policy_size_b 0.947/0.900,
-  changes_loss 1.00/0.80, defined_methods 1.00/0.80; all others 1.00/1.00.
-- HELD_OUT (32 papers, after correcting two labels that contradicted the written definitions):
-  kind=benchmark 0.67/1.00, kind=analysis 1.00/0.75, policy_size_b 0.955/0.955, releases_code
-  1.00/0.75; all others 1.00/1.00.
+Real dev labels (195 cached abstracts), screener 1.0 (5949b6a) -> 2.0, same cache and path:
+general_method P/R 0.69/0.83 -> 0.91/0.95; system -> general_method 13/17 -> 0/17; application ->
+general_method 12/37 -> 1/37; changes_loss (general methods) 1.00/0.13 -> 0.87/0.85; releases_code
+0.93/0.61 -> 0.91/0.79 (12 of the 62 positives show no code in the Atom fields); size exact where
+stated 0.83 -> 0.93; is_rl_related R 0.92 -> 0.95; pool recall 0.98 (0.93 with RL AND LM terms only).
 """
 
 from __future__ import annotations
