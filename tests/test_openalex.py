@@ -143,3 +143,26 @@ def test_paper_affiliations_resource_loads_rows(tmp_path):
         rows = con.sql("select arxiv_id, authors from raw_openalex.paper_affiliations order by 1").fetchall()
     assert [r[0] for r in rows] == ["2601.00001", "2601.00002"]
     assert json.loads(rows[1][1])[0]["affiliation"] == "Stanford University"
+
+
+def test_arxiv_source_screens_with_the_looked_up_affiliations(tmp_path):
+    from datetime import date, datetime, timezone
+
+    from ingestion.arxiv import arxiv_source
+
+    asked: list[str] = []
+
+    def lookup(ids):
+        asked.extend(ids)
+        return {i: [{"name": "X", "affiliation": "NVIDIA", "source": "OpenAlex"}] for i in ids}
+
+    pipe = dlt.pipeline(pipeline_name="ax", destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
+                        dataset_name="raw_arxiv", pipelines_dir=str(tmp_path / "dlt"))
+    pipe.run(arxiv_source(mode="sample", window=(date(2025, 1, 1), date(2025, 1, 31)),
+                          now=datetime(2026, 10, 1, tzinfo=timezone.utc), recent_days=0, affiliations=lookup))
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        rows = con.sql("select maintainer_framework_ids, maintainer_signal from raw_arxiv.paper_features").fetchall()
+        authors = con.sql("select authors from raw_arxiv.papers").fetchall()
+    assert asked and len(rows) == len(set(asked))
+    assert all("nemo_rl" in json.loads(ids) and "OpenAlex affiliation 'NVIDIA'" in sig for ids, sig in rows)
+    assert not any("OpenAlex" in a for (a,) in authors)  # the papers table keeps arXiv's own authors
