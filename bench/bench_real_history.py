@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_git_mining import Clock  # noqa: E402
-from ingestion import config  # noqa: E402
+from ingestion import config
+from ingestion.world import World  # noqa: E402
 
 MIRRORS = Path("/work/.mirror")
 
@@ -99,7 +100,7 @@ def main() -> None:
         pipe = dlt.pipeline(pipeline_name="real_history", destination=dlt.destinations.duckdb(str(work / "w.duckdb")),
                             dataset_name="raw_git", pipelines_dir=str(work / "dlt"))
         with Clock() as clock:
-            info = pipe.run(git_history_source(mode="live", frameworks=frameworks, repos_dir=work / "unused"))
+            info = pipe.run(git_history_source(world=World.live().replace(repos_dir=work / "unused"), frameworks=frameworks))
         return clock, info.loads_ids[-1] if info.loads_ids else ""
 
     try:

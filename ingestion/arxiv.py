@@ -2,7 +2,8 @@
 `paper_features` (screening of each parsed paper by `ingestion.screening`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
-is queried as `(cat:A OR cat:B ...) AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`, paged
+is queried as `(cat:A OR cat:B ...) AND <pool> AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
+(<pool>: the study's candidate-pool query of `ingestion/arxiv_pool.py`, live mode by default), paged
 `page_size` at a time, and split in halves while it matches more than `window_cap` papers (the API
 does not page past 30,000). dlt source state records the windows that were loaded completely; a
 re-run only fetches the others plus a "recent updates" window (papers updated in the last
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
@@ -42,7 +43,9 @@ from ingestion.arxiv_parse import (
     parse_oai_record,
     quarantine_row,
 )
+from ingestion.arxiv_pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
+from ingestion.openalex import default_lookup, with_affiliations
 from ingestion.screening import SCREENER_VERSION, screen
 from ingestion.world import ARXIV_API as API_URL
 from ingestion.world import ARXIV_OAI as OAI_URL
@@ -84,8 +87,13 @@ FEATURE_COLUMNS = {
     "changes_loss": {"data_type": "bool"},
     "loss_signal": {"data_type": "text"},
     "releases_code": {"data_type": "bool"},
+    "code_signal": {"data_type": "text"},
+    "model_report": {"data_type": "bool"},
+    "model_report_signal": {"data_type": "text"},
+    "in_pool": {"data_type": "bool"},
     "defined_methods": {"data_type": "text"},
     "maintainer_framework_ids": {"data_type": "text"},
+    "maintainer_signal": {"data_type": "text"},
     "screener_version": {"data_type": "text"},
 }
 QUARANTINE_COLUMNS = {
@@ -160,6 +168,7 @@ class ArxivClient:
         empty_retries: int = 2,
         empty_retry_wait_s: float = 5.0,
         unreadable_retries: int = 2,
+        pool: bool = False,
     ) -> None:
         if not 1 <= page_size <= MAX_PAGE_SIZE:
             raise ValueError(f"page_size must be in 1..{MAX_PAGE_SIZE}")
@@ -171,6 +180,7 @@ class ArxivClient:
         self.empty_retries = empty_retries
         self.empty_retry_wait_s = empty_retry_wait_s
         self.unreadable_retries = unreadable_retries
+        self.pool = pool  # AND the candidate-pool query (ingestion/arxiv_pool.py) to every query
 
     def fetch_page(self, search_query: str, start: int, sort_by: str = "submittedDate") -> FeedPage:
         params = {
@@ -196,7 +206,8 @@ class ArxivClient:
         return page
 
     def query(self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()) -> str:
-        return " AND ".join([category_term(self.categories), window.term(field), *extra_terms])
+        pool = [POOL_QUERY] if self.pool else []
+        return " AND ".join([category_term(self.categories), *pool, window.term(field), *extra_terms])
 
     def iter_window(
         self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()
@@ -296,18 +307,27 @@ def arxiv_source(
     recent_days: int = 14,
     now: datetime | None = None,
     harvest: str = "query",
+    pool: bool | None = None,
+    affiliations: Callable[[Sequence[str]], dict[str, list[dict]]] | None = None,
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window), from the
     world's arXiv endpoints (default: the live world), asked as politely as the world says.
     `now` fixes the clock (tests).
     harvest: 'query' (the search API by submission-date windows, default) or 'oai' (OAI-PMH
     ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
+    pool: harvest only the study's candidate pool (`ingestion.arxiv_pool`; default: the world's
+    `arxiv_pool`, true for the live world). Every screened row also says whether the paper is in
+    the pool (`in_pool`).
+    affiliations: arxiv ids -> authors with affiliations, added before screening (default when the
+    world's `affiliations` is on, as in the live world: OpenAlex, `ingestion.openalex.default_lookup`).
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
     world = world or World.live()
     first_day, last_day = window or config.study_window()
     polite = world.arxiv_politeness
+    pool = world.arxiv_pool if pool is None else pool
+    affiliations = affiliations or (default_lookup() if world.affiliations else None)
 
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
@@ -322,10 +342,10 @@ def arxiv_source(
         http = polite.client()
         if harvest == "oai":
             oai = OaiClient(world.arxiv_oai, http=http, retry_wait_s=polite.retry_wait_s)
-            yield from _harvest_oai(oai, state, categories, (first_day, last_day), clock)
+            yield from _harvest_oai(oai, state, categories, (first_day, last_day), clock, pool)
             return
         client = ArxivClient(world.arxiv_api, http=http, categories=categories, page_size=page_size,
-                             window_cap=window_cap, empty_retry_wait_s=polite.retry_wait_s)
+                             window_cap=window_cap, empty_retry_wait_s=polite.retry_wait_s, pool=pool)
         yield from _harvest_query(client, state, (first_day, last_day), clock, recent_days)
 
     @dlt.transformer(
@@ -355,7 +375,9 @@ def arxiv_source(
         columns=FEATURE_COLUMNS,
     )
     def paper_features(items: list[dict]) -> Iterator[list[dict]]:
-        rows = [screen(i["paper"], registry) for i in items if "paper" in i]
+        papers = [i["paper"] for i in items if "paper" in i]
+        found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
+        rows = [screen(with_affiliations(p, found.get(p["arxiv_id"])), registry) for p in papers]
         if rows:
             yield rows
 
@@ -386,14 +408,14 @@ def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], 
 
 
 def _harvest_oai(client: OaiClient, state: dict, categories: Sequence[str], window: tuple[date, date],
-                 clock: datetime) -> Iterator[list[dict]]:
+                 clock: datetime, pool: bool = False) -> Iterator[list[dict]]:
     """OAI-PMH records changed since the last harvest, for papers submitted inside the window."""
     study = Window.for_days(*window)
     day_from = date.fromisoformat(state.get("oai_harvested_until") or window[0].isoformat())
     seen: dict[str, int] = {}
     for set_spec in oai_sets(categories):
         for page in client.iter_pages(set_spec, day_from, clock.date()):
-            yield _oai_rows(page, clock, seen, set(categories), study)
+            yield _oai_rows(page, clock, seen, set(categories), study, pool)
     # the last day is harvested again next time (records of that day may still arrive)
     state["oai_harvested_until"] = clock.date().isoformat()
 
@@ -414,8 +436,10 @@ def _rows(page: FeedPage, fetched_at: datetime, seen: dict[str, int]) -> list[di
     return items
 
 
-def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted: set[str], study: Window) -> list[dict]:
-    """Like _rows for OAI records, keeping only wanted categories submitted inside the study window."""
+def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted: set[str], study: Window,
+              pool: bool = False) -> list[dict]:
+    """Like _rows for OAI records, keeping only wanted categories submitted inside the study window
+    (and, with `pool`, the papers the pool query matches: OAI-PMH cannot filter by text)."""
     items = []
     for record in page.records:
         try:
@@ -426,6 +450,8 @@ def _oai_rows(page: OaiPage, fetched_at: datetime, seen: dict[str, int], wanted:
         if not wanted & set(json.loads(row["categories"])):
             continue
         if not study.start <= row["published_at"] <= study.end.replace(second=59):
+            continue
+        if pool and not in_pool(row["title"], row["abstract"]):
             continue
         if seen.get(row["arxiv_id"], 0) >= row["latest_version"]:
             continue

@@ -4,14 +4,18 @@ Every classifier returns its value together with the signal that decided it, so 
 show *why* a paper was screened the way it was. Scope of each feature:
 - is_rl_related: the paper is about reinforcement learning *for language models* (RLHF, RLVR,
   preference optimisation, GRPO/PPO...); classic control/robotics RL without an LLM is not.
-- paper_kind: general_method | application | benchmark | dataset | survey | analysis | not_rl.
+- paper_kind: general_method | system | application | benchmark | dataset | survey | analysis | not_rl.
+  `system` is training infrastructure (frameworks, rollout engines, asynchronous trainers).
+- model_report: the paper is a model's technical report (the study counts their methods apart).
+- in_pool: the study's candidate-pool query matches the paper (ingestion/arxiv_pool.py).
 - policy_size_b: largest *trained policy* size in billions of parameters (RL papers only); sizes
   of reward models, judges, teachers, compared-against models and token counts are ignored.
 - changes_loss: the proposed method (general_method papers) changes a coefficient, clip, mask,
   weight or normalisation inside an existing policy loss.
 - releases_code: the paper links its own code (not a framework it builds on) or states it is out.
 - defined_methods: names the paper defines (title acronym before a colon, "we propose X").
-- maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations.
+- maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations
+  (arXiv's, or OpenAlex's added by ingestion/openalex.py while loading).
 """
 
 from __future__ import annotations
@@ -22,10 +26,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ingestion.arxiv_parse import find_code_urls
+from ingestion.arxiv_pool import in_pool
 
-SCREENER_VERSION = "1.0"
+SCREENER_VERSION = "2.0"
 
-KINDS = ("general_method", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
+KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,8 @@ class PaperText:
     abstract: str = ""
     comment: str | None = None
     affiliations: tuple[str, ...] = ()
+    affiliation_sources: tuple[str, ...] = ()  # where each affiliation was read ("" = arXiv)
+    links: tuple[str, ...] = ()  # the row's code_urls (abstract, comment, or a page's footnotes)
 
     @property
     def text(self) -> str:
@@ -45,8 +52,11 @@ class PaperText:
         authors = row.get("authors") or []
         if isinstance(authors, str):
             authors = json.loads(authors)
-        affs = tuple(a["affiliation"] for a in authors if isinstance(a, dict) and a.get("affiliation"))
-        return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"), affs)
+        found = [a for a in authors if isinstance(a, dict) and a.get("affiliation")]
+        links = row.get("code_urls") or []
+        links = json.loads(links) if isinstance(links, str) else links
+        return cls(row.get("title") or "", row.get("abstract") or "", row.get("comment"),
+                   tuple(a["affiliation"] for a in found), tuple(a.get("source") or "" for a in found), tuple(links))
 
 
 def _rx(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
@@ -76,12 +86,28 @@ _LLM_TERM = _rx(
 )
 
 
+_RL_SETTING = _rx(r"\bagents?\b|\bagentic\b|\benvironments?\b|\breasoning models?\b|\btool[- ]use\b")
+
+
+def _rl_resource(p: PaperText) -> str | None:
+    """A benchmark, dataset or environment suite for language-model agents or reasoning models: what RL
+    post-training trains and evaluates on, even when its abstract never names RL."""
+    resource = (_BENCH_TITLE.search(p.title) or _DATA_TITLE.search(p.title) or _ENV_TITLE.search(p.title)
+                or _BENCH_ABS.search(p.abstract) or _DATA_ABS.search(p.abstract))
+    setting = _RL_SETTING.search(p.text)
+    if resource and setting and _LLM_TERM.search(p.text):
+        return f"{resource.group(0)} for {setting.group(0)}"
+    return None
+
+
 def is_rl_related(p: PaperText) -> tuple[bool, str]:
     text = p.text
     negated = {m.span() for m in _RL_NEGATED.finditer(text)}
     hits = [m for m in _RL_TERM.finditer(text)
             if not any(a <= m.start() < b for a, b in negated) and m.group(0) not in _NOT_RL_PO]
     if not hits:
+        if not negated and (m := _rl_resource(p)):
+            return True, m
         return False, "negated RL mention only" if negated else "no RL term"
     if _RL_NEGATED.search(p.title) and not any(m.start() < len(p.title) for m in hits):
         return False, "title negates RL"
@@ -94,17 +120,29 @@ def is_rl_related(p: PaperText) -> tuple[bool, str]:
 # --- kind ---------------------------------------------------------------------------------------
 _SURVEY_TITLE = _rx(r"\b(?:survey|review|overview|tutorial|primer|taxonomy|roadmap|landscape)\b")
 _SURVEY_ABS = _rx(r"\b(?:this|our) (?:survey|review|paper surveys)|\bwe (?:survey|review|systematically review)\b")
+_ENV_TITLE = _rx(r"\bgym\b|(?-i:[a-z]Gym)\b")  # an environment suite is a benchmark
 _BENCH_TITLE = _rx(r"\bbench(?:marks?)?\b|(?-i:[a-z]Bench)\b|\barena\b|\bleaderboard\b|\bevaluation suite\b")
 _BENCH_ABS = _rx(r"\bwe (?:introduce|present|propose|construct|build|release|develop)\s+(?:\w+[\s,:-]+){0,4}?"
                  r"(?:a |an |the )?(?:new |novel |challenging |comprehensive )*(?:benchmark|evaluation suite|leaderboard)")
 _DATA_TITLE = _rx(r"\b(?:dataset|corpus|corpora|data collection|\d+k problems|collection of \w+ problems)\b")
-_DATA_ABS = _rx(r"\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
+_DATA_ABS = _rx(r"\b(?:data|dataset|problem|task) (?:synthesis|generation|curation|construction) (?:framework|pipeline)\b|\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
                 r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)")
 _METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|"
                 r"estimator|technique|training (?:recipe|scheme|method)|(?:policy )?optimi[sz]er|variant|"
-                r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism)")
-_METHOD_ABS = _rx(r"\bwe (?:propose|introduce|present|develop|design|derive)\b[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
-                  r"|\bwe propose (?:to \w+|\w+ing)\b")
+                r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism|paradigm|formulation|"
+                r"(?-i:[A-Z][\w-]*) RL)(?:e?s)?")
+# "we (also) propose", "this paper proposes", "and propose", "by introducing", "allows us to propose"
+_PROPOSER = (r"(?:\bwe (?:also |further |then |first |additionally |therefore |instead )?|\b(?:this|our) (?:paper|work) |"
+             r"\band (?:then )?|\bby |\bus to |\bwe \w+ and )")
+_PROPOSE_VERB = r"(?:propos|introduc|present|develop|design|deriv)(?:e|es|ed|ing|s)?"
+_NOT_A_METHOD = r"(?!\s+(?:a |an |the )?(?:[\w-]+ ){0,3}?(?:study|analysis|investigation|evaluation|examination|comparison|guidelines|insights|findings|lessons)\b)"
+_METHOD_ABS = _rx(_PROPOSER + _PROPOSE_VERB + r"\b" + _NOT_A_METHOD + r"[^.]{0,160}?\b" + _METHOD_NOUN + r"\b"
+                  r"|\bwe propose (?:to \w+|\w+ing)\b|\bwe (?:\w+ )?improve \w+ by \w+ing\b")
+# a task family that general methods also report on: a domain only when the proposal is built for it
+_TASK_DOMAIN = _rx(r"\bcode generation\b")
+# the proposal is built for one domain or product ("an agentic model tailored for itinerary planning")
+_TARGETED = _rx(r"\b(?:models?|LLMs?|agents?),? (?:that is |which is )?(?:speciali[sz]ed|tailored|dedicated|customi[sz]ed) "
+                r"(?:for|to)\b")
 _METHOD_TITLE = _rx(r"policy optimi[sz]ation|policy gradient|advantage estimat|\bobjective\b|\bloss\b|"
                     r"\bclipp?(?:ing)?\b|\bbaseline\b|\bestimator\b|\btrust region\b")
 _APPLY_ABS = _rx(r"\bwe (?:apply|adapt|use|employ|leverage) (?:reinforcement learning|RL|GRPO|PPO|DPO|RLVR|RLHF)"
@@ -116,7 +154,9 @@ _DOMAIN = _rx(
     r"gui|e-commerce|advertis\w+|education\w*|tutoring|speech|asr|tts|music|theorem proving|lean ?4|in lean|"
     r"tool[- ](?:calling|use)|function calling|search engines?|retrieval-augmented|rag|customer service|"
     r"cybersecurity|vulnerabilit\w+|game playing|poker|chess|weather|geospatial|remote sensing|"
-    r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video)\b"
+    r"humor|poetry|story generation|summari[sz]ation|ocr|captioning|image generation|text-to-image|video|"
+    r"coding agents?|software engineering|SWE|unit tests?|program repair|search capabilit\w*|search agents?|"
+    r"\w*searcher|deep research|browsing|tool-integrated|tool-using|tool learning|livestream\w*|explanations?|audio)\b"
 )
 _ANALYSIS_TITLE = _rx(r"^(?:understanding|rethinking|revisiting|investigating|on the|what|why|when|how|does|do|is|can|"
                       r"are|towards? (?:a )?(?:better )?understanding)\b|\banalys[ie]s\b|\bempirical study\b|"
@@ -124,6 +164,34 @@ _ANALYSIS_TITLE = _rx(r"^(?:understanding|rethinking|revisiting|investigating|on
 _ANALYSIS_ABS = _rx(r"\bwe (?:analy[sz]e|study|investigate|examine|characteri[sz]e|measure|find|show that|"
                     r"revisit|ask|conduct (?:a |an )?(?:systematic |large-scale |extensive )?(?:empirical )?"
                     r"(?:study|analysis))\b|\bempirical study\b|\bour (?:analysis|findings)\b")
+
+
+# Training infrastructure: a system paper talks about the machines and the schedule, not the objective.
+# Each family counts once; a paper naming several families is a system paper.
+_SYSTEM_FAMILIES = {
+    "hardware": _rx(r"\bGPUs?\b|\bTPUs?\b|accelerators?\b|\bhardware\b"),
+    "utilisation": _rx(r"utili[sz]ation|\bidle\b|\bbubbles?\b"),
+    "speed": _rx(r"throughput|speed-?ups?|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed|higher|improvement)|\bfaster\b"),
+    "memory": _rx(r"\bmemory (?:usage|footprint|overhead|consumption|efficien\w+)|\bOOM\b|out-of-memory|GPU memory"),
+    "latency": _rx(r"\blatency\b|\bruntime\b|wall-?clock|end-to-end training time"),
+    "distributed": _rx(r"parallelism|\bdistributed\b|\bclusters?\b|multi-node|\bnodes\b"),
+    "asynchrony": _rx(r"\basynchron\w+|weight synchroni[sz]ation|in-flight|\bstaleness\b"),
+    "system": _rx(r"\b(?:RL|training|post-training|serving|distributed|efficient|scalable) (?:systems?|frameworks?|infrastructure)\b"
+                  r"|\binfrastructure\b|\bsystem design\b|\bopen-source (?:framework|library|system|toolkit)\b"),
+    "scheduling": _rx(r"\bschedul(?:er|ing) (?:of )?(?:rollouts?|requests|jobs|generation|resources|GPUs?)\b"
+                      r"|load[- ]balanc\w+|disaggregat\w+|co-?locat\w+|resource allocation|\bplacement\b"),
+    "engine": _rx(r"inference engines?|generation engines?|rollout engines?|\bvLLM\b|\bSGLang\b|\bMegatron\b|\bFSDP\b|"
+                  r"\bDeepSpeed\b|\bRay\b"),
+    "precision": _rx(r"\bquantiz\w+|\bFP8\b|\bFP4\b|\bNVFP4\b|mixed[- ]precision|\bkernels?\b"),
+    "transfer": _rx(r"weight (?:sync\w*|updates? (?:to|from|between)|transfer)|\breshard\w*|\bcommunication overhead\b"),
+}
+_SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\baccelerat\w+|\bfaster\b|\bthroughput\b|"
+                    r"\bscalable\b.*\bframework\b|\bframework\b.*\bscal\w+")
+
+
+def system_cues(p: PaperText) -> list[str]:
+    """The infrastructure families a paper names (see _SYSTEM_FAMILIES)."""
+    return [f"{name}: {m.group(0)}" for name, rx in _SYSTEM_FAMILIES.items() if (m := rx.search(p.text))]
 
 
 def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, str]:
@@ -138,8 +206,13 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
         return "benchmark", f"title: {m.group(0)}"
     if m := _DATA_TITLE.search(title):
         return "dataset", f"title: {m.group(0)}"
+    if m := _ENV_TITLE.search(title):
+        return "benchmark", f"title: {m.group(0)}"
     if m := _SURVEY_ABS.search(abstract):
         return "survey", f"abstract: {m.group(0)}"
+    cues = system_cues(p)
+    if len(cues) >= 4 or (len(cues) >= 3 and _SYSTEM_TITLE.search(title)):
+        return "system", "infrastructure cues: " + "; ".join(cues)
     domain = _DOMAIN.search(title)
     apply = _APPLY_ABS.search(abstract)
     method = _METHOD_ABS.search(abstract) or _named_proposal(abstract)
@@ -149,23 +222,25 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
     if apply and (not method or apply.start() < method.start()):
         return "application", f"abstract: {apply.group(0)}"
     if m := _BENCH_ABS.search(abstract):
-        if not method or m.start() < method.start():
+        if not method or m.start() < method.end():  # before the proposal, or what it proposes
             return "benchmark", f"abstract: {m.group(0)[:80]}"
     if m := _DATA_ABS.search(abstract):
-        if not method or m.start() < method.start():
+        if not method or m.start() < method.end():
             return "dataset", f"abstract: {m.group(0)[:80]}"
     adomain = _DOMAIN.search(abstract)
     if method:
         end = abstract.find(". ", method.end())
         sentence = abstract[method.start():end if end >= 0 else len(abstract)]
-        if d := _DOMAIN.search(sentence):
+        if d := (_DOMAIN.search(sentence) or _TASK_DOMAIN.search(sentence) or _TARGETED.search(sentence)):
             return "application", f"domain in proposal: {d.group(0)}"
         return "general_method", f"abstract: {method.group(0)[:80]}"
-    if adomain and not _ANALYSIS_TITLE.search(title):
-        return "application", f"abstract domain: {adomain.group(0)}"
     if title_method and not _ANALYSIS_TITLE.search(title):
         sig = title_method if isinstance(title_method, str) else title_method.group(0)
         return "general_method", f"title: {sig}"
+    if adomain and not _ANALYSIS_TITLE.search(title):
+        return "application", f"abstract domain: {adomain.group(0)}"
+    if m := model_report(p)[1]:
+        return "general_method", f"model report: {m}"
     if m := (_ANALYSIS_TITLE.search(title) or _ANALYSIS_ABS.search(abstract)):
         return "analysis", f"analysis cue: {m.group(0)}"
     if m := re.search(r"\bwe propose\b", abstract, re.I):
@@ -255,7 +330,7 @@ _NOT_POLICY_BEFORE = _rx(
     r"outperform(?:s|ing)?|surpass(?:es|ing)?|rival(?:s|ing)?|compared? (?:to|with)|(?:compare|comparison) against|"
     r"matches|match|frozen|fixed|below|under|less than|fewer than|smaller than|"
     r"than|versus|vs\.?|generated by|annotated by|labell?ed by|from the|tokens? from|"
-    r"corpus of|dataset of)(?:[^.;]|\.(?=\S)){0,30}$"
+    r"corpus of|dataset of|(?:larger|bigger|stronger) (?:\w+ )?models)(?:[^.;]|\.(?=\S)){0,30}$"
 )
 # a role noun right before the model name: "a reward model based on Qwen2.5-72B", "judges from 7B to 72B"
 _ROLE_BEFORE = _rx(r"(?:reward[- ]models?|\bRMs?|judges?|verifiers?|teachers?|critics?|graders?)"
@@ -263,9 +338,18 @@ _ROLE_BEFORE = _rx(r"(?:reward[- ]models?|\bRMs?|judges?|verifiers?|teachers?|cr
                    r"(?:\s+(?:a|an|the))?\s*(?:[\w\-]|\.(?=\S))*(?:\s+to\s+(?:[\w\-]|\.(?=\S))*)?$")
 _NOT_POLICY_NAME_AFTER = _rx(r"^[\w.\-]*\s*(?:as (?:the |a )?(?:reward model|judge|verifier|teacher|critic|grader)|"
                              r"(?:reward model|judge|verifier|teacher|critic)\b)")
-_MONEY_BEFORE = re.compile(r"[$€£]\s*$")
+_MONEY_BEFORE = re.compile(r"[$€£<>≤≥]\s*$")  # money, or a bound ("medium-sized (<100B) LLMs")
+# the model right after a verb of training or use is the paper's own, whatever came before it
+_OWN_MODEL_BEFORE = _rx(r"\b(?:using|train(?:s|ed|ing)?|fine-tun\w+|post-train\w+|RL-train\w+|initiali[sz]ed from)\s+"
+                        r"(?:the |a |an |our )?[\w.\-]*$")
 # the size sits inside a data artefact's name, e.g. OpenR1-7B-Traces
 _DATA_NAME_AFTER = _rx(r"^[\w.]*-(?:traces|data|dataset|corpus|pairs|prefs|preferences|rollouts|sft|mix)\b")
+
+
+def _named_after_paper(before: str, title: str) -> bool:
+    """The model carries the paper's own name ("DLER-7B" in a paper titled "DLER: ...")."""
+    own = _title_acronym(title)
+    return bool(own and re.search(rf"\b{re.escape(own)}[\w.\-]*-$", before))
 
 
 def policy_size_b(p: PaperText, rl: bool | None = None, kind: str | None = None) -> tuple[float | None, str | None]:
@@ -283,7 +367,8 @@ def policy_size_b(p: PaperText, rl: bool | None = None, kind: str | None = None)
         before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
         if _MONEY_BEFORE.search(before) or _NOT_POLICY_AFTER.search(after) or _DATA_NAME_AFTER.search(after):
             continue
-        if _NOT_POLICY_BEFORE.search(before) or _ROLE_BEFORE.search(before) or _NOT_POLICY_NAME_AFTER.search(after):
+        own = _OWN_MODEL_BEFORE.search(before) or _named_after_paper(before, p.title)
+        if (_NOT_POLICY_BEFORE.search(before) and not own) or _ROLE_BEFORE.search(before) or _NOT_POLICY_NAME_AFTER.search(after):
             continue
         if unit in ("M", "million") and not re.search(r"param|model|policy|\bLM\b", text[m.start():m.end() + 25], re.I):
             continue
@@ -311,6 +396,25 @@ _LOSS_CHANGE = [
     _rx(r"\b(?:decoupled|modified|revised|reweighted|unbiased) (?:\w+ )?(?:objective|loss)\b|\bgradient weights\b"),
     _rx(r"\btoken-level (?:policy[- ]gradient )?loss\b|\bsequence-level (?:importance )?(?:ratio|clipping)\b"),
 ]
+# The components of a policy loss as real abstracts name them: a paper whose method talks about one of
+# them is changing the loss ("decouples the clipping range", "removes length normalisation", "clips the
+# importance-sampling weights", "token-level masking", "global advantage normalisation").
+_LOSS_COMPONENTS = _rx(
+    r"\bclip(?:s|ped|ping)?\b|\bclip-higher\b|"
+    r"\b(?:truncat\w+|bound\w*|constrain\w*|cap(?:s|ped|ping)?|asymmetric|token-level|sequence-level|modif\w+|"
+    r"normali[sz]\w+|smooth\w*|flip\w*|adjust\w*|reshap\w+|second moment of)\s+(?:\w+[- ]){0,3}?"
+    r"(?:importance|probability) (?:sampling )?(?:weights?|ratios?)\b|"
+    r"\bmask(?:s|ed|ing)? (?:out )?(?:\w+[- ]){0,2}(?:tokens?|tokens'|gradients?|losses|loss|responses?)\b|"
+    r"\b(?:token|sequence|response)-level mask\w*|\b\w+[- ]entropy mask\w*|"
+    r"\b(?:length|advantage|reward|loss|token|global|group|batch|std|standard[- ]deviation) normali[sz]\w+|"
+    r"\bnormali[sz]\w* (?:the )?(?:advantages?|losses|loss|rewards?|by (?:the )?(?:length|standard deviation))\b|"
+    r"\bre-?weight\w*|\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
+    r"\bentropy (?:regulari[sz]\w+|bonus|coefficient|term|loss|penalty)\b|"
+    r"\bKL (?:penalty|coefficient|term|regulari[sz]\w+)\b|"
+    r"\badvantage (?:estimat\w+|normali[sz]\w+|shaping|function|weight\w*|calculation|computation|baseline)\b|"
+    r"\b(?:policy[- ]gradient|gradient) estimators?\b|\bsurrogate (?:objective|loss|reward)\b|"
+    r"\breward (?:function )?shapes?\b|\blength penalt\w+\b"
+)
 _LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:ped)? rewards?|reward clipping|"
                           r"(?-i:\bCLIP\b)|video clips?|audio clips?|masked language model|attention masks?|weight decay|"
                           r"model weights|open[- ]weights?|mask tokens for diffusion")
@@ -325,25 +429,55 @@ def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | Non
     for rx in _LOSS_CHANGE:
         if m := rx.search(text):
             return True, m.group(0)[:100]
+    if m := _LOSS_COMPONENTS.search(text):
+        return True, f"loss component: {m.group(0)}"
     return False, None
 
 
 # --- code release -------------------------------------------------------------------------------
-_CODE_PHRASE = _rx(r"\b(?:code|implementation|source code|codebase)s?\b(?: and (?:data|models?|checkpoints|weights))?"
-                   r" (?:is|are|will be|has been|have been)? ?(?:publicly |made |openly )*(?:available|released|open-sourced)"
-                   r"|\bwe (?:release|open-source|open source) (?:our |the )?(?:code|implementation)")
+_ARTEFACT = r"(?:code|codes|implementation|source code|codebase|framework|library|toolkit|models?|weights|data|datasets?|checkpoints)"
+_CODE_PHRASE = _rx(
+    # "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+    r"\b(?:code|codes|implementation|source code|codebase)s?\b(?:(?:,| and| &) (?:the )?(?:\w+ ){0,2}?" + _ARTEFACT + r")*,?"
+    r" (?:is|are|will be|has been|have been|can be|is being)? ?(?:also )?(?:fully |publicly |made |openly |freely )*"
+    r"(?:available|released|open[- ]?sourced?|found|accessible|public)\b"
+    # "we fully open-source our model weights, training code and data", "we release the framework"
+    r"|\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
+    r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b"
+    # "an open-source implementation of X is released", "the first open-source implementation"
+    r"|\bopen[- ]source (?:implementation|code|codebase)\b"
+)
+# a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
+_OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
+                       r"github|homepage|website)[^.]{0,40}$")
+_ANY_URL = re.compile(r"https?://[^\s,;()\[\]{}<>\"'`]+|\bthis https? URL\b", re.I)
 _NOT_OURS_BEFORE = _rx(r"(?:based on|buil[dt]s? (?:up)?on|building on|on top of|using|uses|we use|via|extends?|"
                        r"fork of|from)\s*(?:the )?(?:\w+[\s-]){0,3}\(?\s*$")
 _NOT_CODE_URL = _rx(r"huggingface\.co/(?!spaces/)")
 
 
+def _alnum(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _names_the_paper(url: str, title: str) -> bool:
+    """Is the link's repository (or project site) named after the paper: a title word or its acronym?"""
+    parts = [x for x in re.split(r"[/.]", url.split("://", 1)[-1]) if x][1:]  # drop the host
+    names = {_alnum(x) for x in parts if len(_alnum(x)) >= 3} - {"github", "com", "io", "www", "html", "index"}
+    words = {_alnum(w) for w in re.findall(r"[\w+-]+", title) if len(_alnum(w)) >= 3}
+    squashed = _alnum(title)
+    return any(n in words or (len(n) >= 5 and n in squashed) for n in names)
+
+
 def releases_code(p: PaperText) -> tuple[bool, str | None]:
     text = f"{p.abstract} {p.comment or ''}"
-    for url in find_code_urls(p.abstract, p.comment):
+    for url in dict.fromkeys([*find_code_urls(p.abstract, p.comment), *p.links]):
         if _NOT_CODE_URL.search(url):
             continue
         bare = url.split("://", 1)[-1]
         pos = text.find(bare)
+        if pos < 0 and not _names_the_paper(url, p.title):
+            continue  # a link from elsewhere on the paper's page (footnotes cite other work too)
         before = text[max(0, pos - 50):pos].removesuffix("https://").removesuffix("http://")
         if pos >= 0 and _NOT_OURS_BEFORE.search(before) and not re.search(r"\b(?:our|code|we release)\b", before, re.I):
             continue
@@ -351,30 +485,51 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
     if m := _CODE_PHRASE.search(text):
         if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
             return True, m.group(0)
+    for m in _ANY_URL.finditer(text):
+        if not _NOT_CODE_URL.search(m.group(0)) and _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+            return True, m.group(0)
     return False, None
 
 
 # --- maintainer affiliation ---------------------------------------------------------------------
 def maintainer_framework_ids(p: PaperText, frameworks: Iterable) -> list[str]:
-    """Frameworks whose maintainer org or domain is an author's lab.
+    return maintainer_match(p, frameworks)[0]
+
+
+def maintainer_match(p: PaperText, frameworks: Iterable) -> tuple[list[str], str | None]:
+    """Frameworks whose maintainer org or domain is an author's lab, and the affiliation that said so.
 
     The lab is the first comma-separated unit of an affiliation ("Qwen Team, Alibaba Inc." -> "Qwen
     Team"), so a parent company alone does not make every team of it a maintainer; domains match
     anywhere (emails are sometimes given in affiliations).
     """
-    units = []
-    for aff in p.affiliations:
+    units = []  # (lab, whole affiliation, source)
+    for aff, source in zip(p.affiliations, p.affiliation_sources or ("",) * len(p.affiliations)):
         for one in aff.split(";"):
-            units.append(one.split(",")[0].strip())
-    labs = " | ".join(units)
-    full = " | ".join(p.affiliations)
-    out = []
+            units.append((one.split(",")[0].strip(), one.strip(), source or "arXiv"))
+    out, signals = [], []
     for fw in frameworks:
-        hit = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", labs, re.I) for o in fw.maintainer_orgs if o)
-        hit = hit or any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
-        if hit:
-            out.append(fw.framework_id)
-    return out
+        for lab, full, source in units:
+            org = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", lab, re.I) for o in fw.maintainer_orgs if o)
+            dom = any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
+            if org or dom:
+                out.append(fw.framework_id)
+                signals.append(f"{fw.framework_id}: {source} affiliation '{full[:80]}'")
+                break
+    return out, "; ".join(signals) or None
+
+
+# --- model technical reports ---------------------------------------------------------------------
+_REPORT = _rx(r"\btech(?:nical)? report\b|\b(?:this|the) (?:technical )?report (?:presents|introduces|describes|details)\b|"
+              r"\bwe report on the training\b|\bour (?:latest|newest|flagship|new) (?:[\w-]+ )?(?:LLMs?|models?)\b|"
+              r"\b(?:family|series|suite) of (?:open[- ](?:weight|source) )?(?:[\w-]+ )?(?:language |foundation |reasoning )?models\b")
+
+
+def model_report(p: PaperText) -> tuple[bool, str | None]:
+    """Is the paper a model's technical report? (The study counts the methods they state apart.)"""
+    if m := _REPORT.search(p.text):
+        return True, m.group(0)
+    return False, None
 
 
 # --- one row of raw_arxiv.paper_features -----------------------------------------------------------
@@ -384,7 +539,9 @@ def screen(row: dict, frameworks: Sequence) -> dict:
     kind, kind_signal = paper_kind(p, rl)
     size, size_signal = policy_size_b(p, rl[0], kind)
     loss, loss_signal = changes_loss(p, kind)
-    code, _ = releases_code(p)
+    code, code_signal = releases_code(p)
+    report, report_signal = model_report(p)
+    maintainers, maintainer_signal = maintainer_match(p, frameworks)
     return {
         "arxiv_id": row["arxiv_id"],
         "is_rl_related": rl[0],
@@ -395,7 +552,12 @@ def screen(row: dict, frameworks: Sequence) -> dict:
         "changes_loss": loss,
         "loss_signal": loss_signal,
         "releases_code": code,
+        "code_signal": code_signal,
+        "model_report": report,
+        "model_report_signal": report_signal,
+        "in_pool": in_pool(p.title, p.abstract),
         "defined_methods": json.dumps(defined_methods(p, kind)),
-        "maintainer_framework_ids": json.dumps(maintainer_framework_ids(p, frameworks)),
+        "maintainer_framework_ids": json.dumps(maintainers),
+        "maintainer_signal": maintainer_signal,
         "screener_version": SCREENER_VERSION,
     }

@@ -65,6 +65,8 @@ class World:
     arxiv_politeness: Politeness = ARXIV_POLITE
     github_politeness: Politeness = GITHUB_POLITE
     arxiv_web_politeness: Politeness = ARXIV_WEB_POLITE
+    arxiv_pool: bool = True  # harvest only the study's candidate pool (`ingestion.arxiv_pool`)
+    affiliations: bool = True  # look authors' institutions up (OpenAlex) before screening
 
     @classmethod
     def live(cls) -> World:
@@ -86,6 +88,7 @@ class World:
     @classmethod
     def loopback(cls, name: str, **parts: Any) -> World:
         """A world served on this machine: every endpoint asked without spacing."""
+        parts = {"arxiv_pool": False, "affiliations": False, **parts}
         return cls(name=name, arxiv_politeness=LOOPBACK, github_politeness=LOOPBACK,
                    arxiv_web_politeness=LOOPBACK, **parts)
 

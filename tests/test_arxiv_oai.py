@@ -170,3 +170,16 @@ def test_tex_accents_become_unicode_like_the_atom_path():
         {"name": "Emmanuel Thomé", "affiliation": "Texas A&M, 50% Lab"},
         {"name": "Michał Słupiński", "affiliation": "Texas A&M, 50% Lab"},
         {"name": "Jörg Müller", "affiliation": "Texas A&M, 50% Lab"}]
+
+
+def test_candidate_pool_gives_the_same_rows_through_the_query_and_oai(tmp_path):
+    """The live harvest sends the pool query; OAI cannot filter by text and applies it locally."""
+    with serving_sample_arxiv() as world:
+        _pipeline(tmp_path, "q").run(arxiv_source(world=world, window=WINDOW, now=NOW, pool=True))
+        _pipeline(tmp_path, "o").run(arxiv_source(world=world, window=WINDOW, now=NOW, harvest="oai", pool=True))
+        _pipeline(tmp_path, "all").run(arxiv_source(world=world, window=WINDOW, now=NOW))
+    pooled = _rows(tmp_path, "q")
+    assert pooled and _rows(tmp_path, "o") == pooled and len(pooled) < len(_rows(tmp_path, "all"))
+    with duckdb.connect(str(tmp_path / "all.duckdb"), read_only=True) as con:
+        in_pool = {r[0] for r in con.sql("select arxiv_id from raw_arxiv.paper_features where in_pool").fetchall()}
+    assert {r[0] for r in pooled} == in_pool  # the flag on every screened row is the same query

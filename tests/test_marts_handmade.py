@@ -27,7 +27,8 @@ def _paper(arxiv_id, title, published, kind="general_method", size=7.0, loss=Fal
     features = {
         "arxiv_id": arxiv_id, "is_rl_related": kind != "not_rl", "paper_kind": kind, "kind_signal": "test",
         "policy_size_b": size, "size_signal": None, "changes_loss": loss, "loss_signal": None,
-        "releases_code": code, "defined_methods": json.dumps(list(defined)),
+        "releases_code": code, "model_report": False, "in_pool": True, "code_signal": None,
+        "maintainer_signal": None, "model_report_signal": None, "defined_methods": json.dumps(list(defined)),
         "maintainer_framework_ids": json.dumps(list(maintainers)), "screener_version": "test",
     }
     return paper, features
@@ -76,8 +77,8 @@ def build_raw(path):
         "journal_ref": text, "doi": text, "code_urls": text})
     _create(con, "raw_arxiv.paper_features", [f for _, f in PAPERS], {
         "arxiv_id": text, "is_rl_related": b, "paper_kind": text, "kind_signal": text, "policy_size_b": d,
-        "size_signal": text, "changes_loss": b, "loss_signal": text, "releases_code": b,
-        "defined_methods": text, "maintainer_framework_ids": text, "screener_version": text})
+        "size_signal": text, "changes_loss": b, "loss_signal": text, "releases_code": b, "model_report": b,
+        "in_pool": b, "code_signal": text, "maintainer_signal": text, "model_report_signal": text, "defined_methods": text, "maintainer_framework_ids": text, "screener_version": text})
     _create(con, "raw_git.commits", [
         {"framework_id": fw, "repo": fw, "sha": sha, "parents": "[]", "is_merge": False, "author_name": "x",
          "author_domain": "example.org", "authored_at": at, "committed_at": at, "message": "m",

@@ -133,9 +133,136 @@ def test_screen_row_matches_the_contract():
            "authors": json.dumps([{"name": "A", "affiliation": "ByteDance Seed"}])}
     out = screen(row, REGISTRY)
     assert set(out) == {"arxiv_id", "is_rl_related", "paper_kind", "kind_signal", "policy_size_b", "size_signal",
-                        "changes_loss", "loss_signal", "releases_code", "defined_methods",
-                        "maintainer_framework_ids", "screener_version"}
+                        "changes_loss", "loss_signal", "releases_code", "code_signal", "model_report",
+                        "model_report_signal", "in_pool", "defined_methods", "maintainer_framework_ids",
+                        "maintainer_signal", "screener_version"}
     assert (out["is_rl_related"], out["paper_kind"], out["policy_size_b"], out["changes_loss"],
             out["releases_code"]) == (True, "general_method", 32.0, True, True)
     assert json.loads(out["defined_methods"]) == ["DAPO"] and json.loads(out["maintainer_framework_ids"]) == ["verl"]
     assert is_rl_related(PaperText("x", "no RL term at all"))[0] is False
+
+
+# --- phrasing modelled on real abstracts (own sentences), screener 2.0 -------------------------------
+@pytest.mark.parametrize(
+    "title, abstract",
+    [
+        ("FlowTrain: Asynchronous RL Post-Training at Cluster Scale",
+         "RL for large language models leaves GPUs idle while long rollouts finish. We present FlowTrain, a system "
+         "that decouples rollout from training, streams weight updates to the inference engines and keeps "
+         "staleness bounded, raising throughput 2.4x on 256 GPUs."),
+        ("Length-Aware Rollout Scheduling for RLVR",
+         "We design a scheduler for rollout requests that balances load across GPU workers, cutting pipeline "
+         "bubbles and end-to-end training time of LLM reinforcement learning by a third on a multi-node cluster."),
+    ],
+)
+def test_system_kind(title, abstract):
+    kind, signal = paper_kind(P(title, abstract))
+    assert kind == "system" and "infrastructure cues" in signal
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We propose XPO, which decouples the clipping range for positive and negative advantages in GRPO for LLMs.",
+        "We propose XPO, a GRPO variant for LLM reasoning that removes the length normalisation of the loss.",
+        "We propose XPO for LLM RL, which clips the importance-sampling weights instead of the token updates.",
+        "We propose XPO, applying token-level masking to high-entropy tokens during RL of language models.",
+        "We propose XPO, which normalises advantages over the global batch for RLHF of LLMs.",
+        "We propose XPO, an RL method for LLMs with an entropy bonus whose coefficient adapts during training.",
+    ],
+)
+def test_loss_change_real_phrasing(abstract):
+    changed, signal = changes_loss(P("XPO: Policy Optimization for LLMs", abstract))
+    assert changed and signal
+
+
+@pytest.mark.parametrize(
+    "abstract, size",
+    [
+        ("We post-train Qwen3-235B-A22B and Qwen3-30B-A3B with GRPO for LLM reasoning.", 235),
+        ("RL training of our 671B MoE language model with 37B activated parameters.", 671),
+        ("The best medium-sized (<100B) LLM after RL is our Llama-3-70B policy trained with GRPO.", 70),
+        ("Our method beats GRPO by 3 points when using Qwen2.5-3B-Instruct for RL of LLMs.", 3),
+    ],
+)
+def test_policy_size_moe_and_bounds(abstract, size):
+    assert policy_size_b(P("RL for LLMs", abstract))[0] == size
+
+
+@pytest.mark.parametrize(
+    "abstract, comment, expected",
+    [
+        ("RL for LLMs. Our code, models and data are open source at this https URL.", None, True),
+        ("RL for LLMs. We fully open-source our model weights, training code, and data.", None, True),
+        ("RL for LLMs. Project page and code: https://example.github.io/xpo/.", None, True),
+        ("RL for LLMs. All code is open-source on GitHub.", None, True),
+        ("RL for LLMs. An open-source implementation of XPO is released.", None, True),
+        ("RL for LLMs trained with verl.", "Accepted at a conference", False),
+        ("RL for LLMs. Code is not available.", None, False),
+        ("RL for LLMs. Models are available at https://huggingface.co/me/xpo-7b.", None, False),
+    ],
+)
+def test_code_release_real_phrasing(abstract, comment, expected):
+    assert releases_code(P("x", abstract, comment))[0] is expected
+
+
+def test_model_report_flag_keeps_its_signal():
+    row = {"arxiv_id": "2601.00001", "title": "Nova-2 Technical Report",
+           "abstract": "We present Nova-2, a family of open-weight reasoning models post-trained with RL."}
+    out = screen(row, REGISTRY)
+    assert out["model_report"] is True and out["model_report_signal"]
+    assert screen({**row, "title": "XPO: Policy Optimization for LLMs",
+                   "abstract": "We propose XPO, an RL algorithm for LLMs."}, REGISTRY)["model_report"] is False
+
+
+def test_candidate_pool_query_and_its_local_evaluation_agree():
+    from ingestion.arxiv_pool import POOL_QUERY, in_pool, phrase_in
+
+    assert POOL_QUERY.count(" AND ") == 1 and 'abs:"reinforcement learning"' in POOL_QUERY
+    assert in_pool("XPO", "Reinforcement learning with verifiable rewards improves LLM reasoning.")
+    assert in_pool("GRPO-Lite: Faster Group Policy Optimization", "We train Qwen2.5-7B.")  # GRPO implies an LM
+    assert not in_pool("Quadruped Locomotion with PPO", "We train robot policies in simulation.")
+    assert not in_pool("Speculative Decoding for LLMs", "Draft trees speed up large language models.")
+    assert phrase_in("RL", "An RL-based recipe") and not phrase_in("RL", "URLs and curl")
+    assert not in_pool("Reinforcement", "Learning language models")  # a phrase stays inside one field
+
+
+def test_fake_arxiv_applies_the_pool_query():
+    from datetime import date
+
+    from ingestion.arxiv import ArxivClient, Window
+    from ingestion.arxiv_pool import in_pool
+    from ingestion.http import PoliteClient
+    from worlds.sample.fake_arxiv import FakeArxiv
+    from worlds.sample.world import build_world
+
+    papers = build_world().papers
+    with FakeArxiv(papers) as fake:
+        client = ArxivClient(fake.base_url, http=PoliteClient(min_interval_s=0.0), pool=True)
+        got = {e.findtext("{http://www.w3.org/2005/Atom}id").rsplit("/", 1)[-1].split("v")[0]
+               for page in client.iter_window(Window.for_days(date(2024, 1, 1), date(2026, 12, 31)))
+               for e in page.entries}
+    want = {p.arxiv_id for p in papers if in_pool(p.title, p.abstract)}
+    assert got == want and 0 < len(want) < len(papers)
+
+
+def test_agent_benchmark_without_an_rl_term_is_rl_related():
+    paper = P("ShopArena: A Benchmark for Web-Shopping Agents",
+              "We introduce a benchmark of 800 shopping tasks for LLM agents with executable checkers.")
+    assert is_rl_related(paper)[0] and paper_kind(paper)[0] == "benchmark"
+    assert not is_rl_related(P("A Benchmark of Summaries", "We introduce a benchmark for LLM summaries."))[0]
+
+
+def test_pool_size_per_month_reads_total_results():
+    from datetime import date
+
+    from ingestion.arxiv_pool import in_pool
+    from worlds.sample.fake_arxiv import FakeArxiv
+    from worlds.sample.world import build_world
+
+    papers = build_world().papers
+    with FakeArxiv(papers) as fake:
+        sizes = metrics_mod.pool_sizes(fake.base_url, date(2025, 1, 1), date(2025, 6, 30), min_interval_s=0.0)
+    want = sum(1 for p in papers if in_pool(p.title, p.abstract) and date(2025, 1, 1) <= p.published.date() <= date(2025, 6, 30))
+    assert list(sizes) == ["2025-01", "2025-02", "2025-03", "2025-04", "2025-05", "2025-06"]
+    assert sum(sizes.values()) == want > 0

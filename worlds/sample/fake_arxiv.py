@@ -1,6 +1,7 @@
 """A loopback fake of the arXiv query API serving the sample world's papers as real-format Atom.
 
-Supported: `search_query` made of AND-ed terms, each `cat:X`, `(cat:X OR cat:Y ...)`,
+Supported: `search_query` made of AND-ed terms, each `cat:X`, `ti:X`/`abs:X` (word or "phrase"), an
+OR-group of those in parentheses,
 `submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]` or `lastUpdatedDate:[...]`; `start`, `max_results`,
 `sortBy` (submittedDate | lastUpdatedDate), `sortOrder`. Also OAI-PMH at /oai2: ListRecords with
 metadataPrefix=arXivRaw, set, from, until and resumptionToken paging. Fault injection: see `Faults`.
@@ -22,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
+from ingestion.arxiv_pool import phrase_in
 from worlds.sample.world import Paper, build_world
 
 _RANGE_RE = re.compile(r"^(submittedDate|lastUpdatedDate):\[(\d{12}) TO (\d{12})\]$")
@@ -50,6 +52,9 @@ def _term_predicate(term: str) -> Callable[[Paper, datetime], bool]:
     if term.startswith("(") and term.endswith(")"):
         options = [_term_predicate(t) for t in term[1:-1].split(" OR ")]
         return lambda paper, updated: any(test(paper, updated) for test in options)
+    if term.startswith(("ti:", "abs:")):
+        field, phrase = term.split(":", 1)
+        return lambda paper, updated: phrase_in(phrase, paper.title if field == "ti" else paper.abstract)
     if term.startswith("cat:"):
         category = term[4:]
         return lambda paper, updated: category in _categories(paper)

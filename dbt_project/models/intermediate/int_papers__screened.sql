@@ -6,6 +6,8 @@ select
     f.is_rl_related,
     f.paper_kind,
     f.kind_signal,
+    f.is_model_report,
+    f.in_pool,
     f.screener_version
 from {{ ref('stg_arxiv__papers') }} as p
 inner join {{ ref('stg_arxiv__paper_features') }} as f on p.arxiv_id = f.arxiv_id

@@ -11,6 +11,8 @@ select
     s.paper_kind,
     s.kind_signal,
     s.paper_kind = 'general_method' as is_general_method,
+    s.is_model_report,
+    s.in_pool,
     f.policy_size_b,
     f.is_large_policy,
     f.changes_loss,

@@ -37,7 +37,7 @@ ours as (
     select
         1 as sort_order,
         'screened_papers' as metric_id,
-        cast(count(*) as varchar) as our_value
+        cast(count(*) filter (where in_pool) as varchar) as our_value
     from papers
     union all
     select
