@@ -305,7 +305,7 @@ def timeline_svg(f: Framework, start: date, end: date) -> str:
     title = f"{f.name}: methods adopted over time ({len(days)} by {end.isoformat()})"
     return step_chart(f"timeline-{slug(f.framework_id)}", title, [(f"{f.name} adoptions", points, PALETTE[0])],
                       x_max=x_max, x_label="first commit carrying the method", y_label="methods adopted (cumulative)",
-                      y_max=max(5.0, float(len(days))), x_fmt=label, y_fmt=lambda y: f"{y:.0f}", height=300)
+                      y_max=float(max(5, -(-len(days) // 5) * 5)), x_fmt=label, y_fmt=lambda y: f"{y:.0f}", height=300)
 
 
 # --- the search index -----------------------------------------------------------------------
@@ -324,7 +324,7 @@ def _environment() -> Environment:
                        rule_labels=RULE_LABELS, horizon=HORIZON_DAYS)
     env.filters["short"] = lambda sha: (sha or "")[:10]
     env.filters["yesno"] = lambda v: "unknown" if v is None else ("yes" if v else "no")
-    env.filters["days"] = lambda v: "" if v is None else f"{float(v):.1f}".removesuffix(".0")
+    env.filters["num"] = lambda v: "" if v is None else f"{float(v):.1f}".removesuffix(".0")
     return env
 
 
