@@ -215,3 +215,26 @@ def test_search_finds_any_spelling_lookup_accepts(site, browser):
         assert hit and hit.endswith(f"/methods/{DR_GRPO}.html"), spelling
     browser.goto((site / "search.html").as_uri() + "?q=" + quote("no such method zzz"))
     assert browser.eval("document.getElementById('found-summary').textContent").startswith("0 results")
+
+
+@needs_chromium
+def test_keyboard_only_search_and_no_javascript(site, browser):
+    """Search works from the keyboard; without JavaScript the matrix and pages still read (only search/sorting go)."""
+    browser.goto((site / "frameworks" / "verl.html").as_uri())
+    browser.eval("document.getElementById('q').focus()")
+    browser.type("GSPO")
+    browser.key("ArrowDown", 40)
+    assert browser.eval("document.activeElement.closest('#search-results') !== null")
+    browser.key("Enter", 13)  # follows the focused result
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("document.querySelector('h1').textContent").startswith("GSPO")
+    browser.send("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.goto((site / "index.html").as_uri())
+        assert browser.eval("document.getElementById('matrix-filters').hidden") is True  # the JS-only controls
+        rows = browser.eval("document.querySelectorAll('#method-matrix tbody tr').length")
+        assert rows > 50 and browser.eval("document.querySelector('#method-matrix td.adopted a').offsetHeight") > 0
+        browser.goto((site / "methods" / f"{DR_GRPO}.html").as_uri())
+        assert browser.eval("document.querySelectorAll('#adoptions tbody tr').length") >= 1
+    finally:
+        browser.send("Emulation.setScriptExecutionDisabled", {"value": False})
