@@ -295,17 +295,19 @@ def attach_framework_facts(con: duckdb.DuckDBPyConnection, frameworks: list[Fram
                 by_fw[r["framework_id"]].open_unanswered.append(r)
 
 
-def timeline_svg(f: Framework, start: date, end: date) -> str:
-    """Cumulative adoptions over calendar time (x in days since `start`, labelled as dates)."""
-    days = sorted((a["adopted_on"] - start).days for a in f.adoptions)
-    points = [(0.0, 0.0)] + [(float(d), float(i + 1)) for i, d in enumerate(days)]
-    x_max = max((end - start).days, days[-1] if days else 0, 1)
-    points.append((float(x_max), float(len(days))))
+def timeline_svg(chart_id: str, title: str, frameworks: list[Framework], start: date, end: date) -> str:
+    """Cumulative adoptions per framework over calendar time (x in days since `start`, labelled as dates)."""
+    x_max = max((end - start).days, 1)
+    curves, most = [], 0
+    for i, f in enumerate(frameworks):
+        days = sorted((a["adopted_on"] - start).days for a in f.adoptions)
+        points = [(0.0, 0.0)] + [(float(d), float(n + 1)) for n, d in enumerate(days)] + [(float(x_max), float(len(days)))]
+        curves.append((f"{f.name} ({len(days)})", points, PALETTE[i % len(PALETTE)]))
+        most = max(most, len(days))
     label = lambda x: (start + timedelta(days=x)).strftime("%Y-%m")  # noqa: E731
-    title = f"{f.name}: methods adopted over time ({len(days)} by {end.isoformat()})"
-    return step_chart(f"timeline-{slug(f.framework_id)}", title, [(f"{f.name} adoptions", points, PALETTE[0])],
-                      x_max=x_max, x_label="first commit carrying the method", y_label="methods adopted (cumulative)",
-                      y_max=float(max(5, -(-len(days) // 5) * 5)), x_fmt=label, y_fmt=lambda y: f"{y:.0f}", height=300)
+    return step_chart(chart_id, title, curves, x_max=x_max, x_label="date of the first commit carrying the method",
+                      y_label="methods adopted (cumulative)", y_max=float(max(5, -(-most // 5) * 5)),
+                      x_fmt=label, y_fmt=lambda y: f"{y:.0f}", height=300)
 
 
 # --- the search index -----------------------------------------------------------------------
@@ -370,7 +372,8 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
     cohorts = sorted({m.cohort for m in methods if m.cohort})
     has_grades = any(c.get("evidence_grade") for m in methods for c in m.cells.values())
     write("index.html", "index.html", methods=methods, headline=headline, kinds=kinds, cohorts=cohorts,
-          has_grades=has_grades,
+          has_grades=has_grades, timeline=timeline_svg("timeline-all", "Methods adopted over time, per framework",
+                                                       frameworks, start, end),
           counts={"methods": len(methods), "carried": sum(1 for m in methods if m.cells),
                   "adoptions": sum(len(f.adoptions) for f in frameworks)})
     write("search.html", "search.html", methods=sorted(methods, key=lambda m: m.label.lower()))
@@ -378,7 +381,9 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
         write(m.url, "method.html", m=m)
     for f in frameworks:
         days = [a["days_from_paper"] for a in f.adoptions if a.get("days_from_paper") is not None]
-        write(f.url, "framework.html", f=f, timeline=timeline_svg(f, start, end),
+        timeline = timeline_svg(f"timeline-{slug(f.framework_id)}", f"{f.name}: methods adopted over time "
+                                f"({len(f.adoptions)} by {end.isoformat()})", [f], start, end)
+        write(f.url, "framework.html", f=f, timeline=timeline,
               median=f.median_days if f.median_days is not None else (statistics.median(days) if days else None))
     index = search_index(methods)
     (build / "assets" / "search-index.json").write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
