@@ -13,7 +13,7 @@ from orchestration.assets.publish import warehouse_snapshot
     key=["published", "tracker_site"],
     deps=[warehouse_snapshot],
     group_name="published",
-    kinds={"html"},
+    kinds={"duckdb", "html"},  # reads the snapshot, writes HTML
     owners=["team:data-platform"],
     description="Static tracker site (matrix, method and framework pages, search) in <data dir>/site; "
                 "reads the published snapshot only, so it needs no writer slot.",
