@@ -11,14 +11,15 @@ thread roles) are used when the snapshot has them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import duckdb
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -61,7 +62,7 @@ def commit_url(repo: str, sha: str) -> str:
 
 
 def file_url(repo: str, ref: str, path: str) -> str:
-    return f"https://github.com/{repo}/blob/{ref}/{path}"
+    return f"https://github.com/{repo}/blob/{ref}/{quote(path)}"
 
 
 def thread_url(repo: str, number: int, thread_kind: str) -> str:
@@ -78,13 +79,6 @@ def _split(value: Any) -> list[str]:
 
 def _optional(con: duckdb.DuckDBPyConnection, table: str, sql: str, params: list | None = None) -> list[dict]:
     return _records(con, sql, params) if table_exists(con, table) else []
-
-
-def _group(rows: list[dict], key: str) -> dict[str, list[dict]]:
-    out: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        out[r[key]].append(r)
-    return out
 
 
 # --- what the snapshot holds ----------------------------------------------------------------
@@ -358,7 +352,7 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
     out = out.resolve()
     if out.exists() and any(out.iterdir()) and not (out / "assets" / "search-index.js").exists():
         raise FileExistsError(f"{out} is a folder that holds something other than a site; choose another --out")
-    build = out.with_name(f".{out.name}.building")
+    build = out.with_name(f".{out.name}.{os.getpid()}.building")  # one per process: a CLI run beside a refresh
     shutil.rmtree(build, ignore_errors=True)
     (build / "methods").mkdir(parents=True)
     (build / "frameworks").mkdir()
@@ -380,11 +374,9 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
     for m in methods:
         write(m.url, "method.html", m=m)
     for f in frameworks:
-        days = [a["days_from_paper"] for a in f.adoptions if a.get("days_from_paper") is not None]
         timeline = timeline_svg(f"timeline-{slug(f.framework_id)}", f"{f.name}: methods adopted over time "
                                 f"({len(f.adoptions)} by {end.isoformat()})", [f], start, end)
-        write(f.url, "framework.html", f=f, timeline=timeline,
-              median=f.median_days if f.median_days is not None else (statistics.median(days) if days else None))
+        write(f.url, "framework.html", f=f, timeline=timeline)
     index = search_index(methods)
     (build / "assets" / "search-index.json").write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
     # the same index as a script: browsers refuse fetch() of file:// URLs, so pages load it this way
@@ -392,7 +384,7 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
         "window.RLTRACK_INDEX = " + json.dumps(index, ensure_ascii=False) + ";\n", encoding="utf-8")
     for name in STATIC:
         shutil.copyfile(TEMPLATES / name, build / "assets" / name)
-    old = out.with_name(f".{out.name}.old")
+    old = out.with_name(f".{out.name}.{os.getpid()}.old")
     shutil.rmtree(old, ignore_errors=True)
     if out.exists():
         out.rename(old)
