@@ -189,6 +189,30 @@ def _signals(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
         con, f"select arxiv_id, {', '.join(cols)} from staging.stg_arxiv__paper_features")}
 
 
+def failure_file_commits(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """failure link -> {implementing path: the latest of its implementing commits that left the file there}.
+
+    The mart lists paths and commits separately; a file link needs a commit that has the file.
+    """
+    if not (table_exists(con, "staging.stg_git__commit_files") and table_exists(con, "staging.stg_git__commits")
+            and {"failure_link_id", "implementing_commits"} <= set(columns_of(con, "marts.fct_failure_links"))):
+        return {}
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    for link, path, sha in con.execute("""
+            with implementing as (
+                select failure_link_id, framework_id, unnest(string_split(implementing_commits, ';')) as sha
+                from marts.fct_failure_links
+            )
+            select i.failure_link_id, cf.path, max_by(cf.sha, c.committed_at)
+            from implementing as i
+            inner join staging.stg_git__commit_files as cf
+                on i.framework_id = cf.framework_id and i.sha = cf.sha and cf.change_type <> 'deleted'
+            inner join staging.stg_git__commits as c on cf.framework_id = c.framework_id and cf.sha = c.sha
+            group by all""").fetchall():
+        out[link][path] = sha
+    return out
+
+
 def load_methods(con: duckdb.DuckDBPyConnection, frameworks: list[str]) -> list[Method]:
     papers = {r["arxiv_id"]: r for r in _records(con, "select * from marts.dim_papers")}
     methods_mart = _optional(con, "marts.dim_methods", "select * from marts.dim_methods")
@@ -229,10 +253,12 @@ def load_methods(con: duckdb.DuckDBPyConnection, frameworks: list[str]) -> list[
     for p in proposals:
         if p["arxiv_id"] in by_id:
             by_id[p["arxiv_id"]].proposals.append(p)
+    file_commits = failure_file_commits(con)
     for f in failures:  # failure reports naming no method have no method page
         if f["arxiv_id"] in by_id:
             f["paths"] = str(f.get("implementing_paths") or "").split(";")
             f["commits"] = _split(f.get("implementing_commits"))
+            f["file_commit"] = file_commits.get(f.get("failure_link_id"), {})
             by_id[f["arxiv_id"]].failures.append(f)
     for r in _optional(con, "intermediate.int_commits__paper_links", """
             select framework_id, arxiv_id, sha, path, mention_location, committed_at, matched_value, evidence
@@ -324,13 +350,15 @@ def _environment() -> Environment:
     return env
 
 
-def _observation_window(con: duckdb.DuckDBPyConnection, methods: list[Method]) -> tuple[date, date]:
-    row = con.execute("select min(cast(first_commit_at as date)), max(cast(last_commit_at as date)) "
-                      "from marts.dim_frameworks").fetchone()
+def _timeline_window(con: duckdb.DuckDBPyConnection, methods: list[Method]) -> tuple[date, date]:
+    """From the quarter of the first adoption (a framework's history may start years earlier) to the
+    last mined commit or adoption."""
+    first, last = con.execute("select min(cast(first_commit_at as date)), max(cast(last_commit_at as date)) "
+                              "from marts.dim_frameworks").fetchone()
     dates = [c["adopted_on"] for m in methods for c in m.cells.values() if c.get("adopted_on")]
-    start = min([d for d in (row[0], *dates) if d], default=date.today())
-    end = max([d for d in (row[1], *dates) if d], default=date.today())
-    return start, end
+    start = min(dates, default=None) or first or date.today()
+    end = max([d for d in (last, *dates) if d], default=date.today())
+    return date(start.year, (start.month - 1) // 3 * 3 + 1, 1), end
 
 
 def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False, source: str = "") -> Path:
@@ -338,7 +366,7 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
     frameworks = _frameworks(con)
     methods = matrix_order(load_methods(con, [f.framework_id for f in frameworks]))
     attach_framework_facts(con, frameworks, methods)
-    start, end = _observation_window(con, methods)
+    start, end = _timeline_window(con, methods)
     headline = _records(con, "select metric, our_value, study_value from marts.rpt_headline order by sort_order")
     env = _environment()
     common = {
