@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import quote, urlparse
+from urllib.parse import quote, unquote, urlparse
 
 import duckdb
 import pytest
@@ -238,3 +238,17 @@ def test_keyboard_only_search_and_no_javascript(site, browser):
         assert browser.eval("document.querySelectorAll('#adoptions tbody tr').length") >= 1
     finally:
         browser.send("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
+def test_file_links_name_a_commit_that_has_the_file(site, published):
+    """A github.com/<repo>/blob/<sha>/<path> link: that commit touched the file and left it there, or the
+    rules file is in the tree mined at the head (the same check on the real mirrors: git cat-file -e sha:path)."""
+    has = {(r, s, p) for r, s, p in published.execute(
+        "select repo, sha, path from staging.stg_git__commit_files where change_type <> 'deleted'").fetchall()}
+    has |= {(r, s, p) for r, s, p in published.execute(
+        "select c.repo, c.head_sha, f.path from raw_git.contribution_rules as c "
+        "inner join raw_git.repo_files_at_head as f on c.framework_id = f.framework_id").fetchall()}
+    links = {(repo, ref, unquote(path)) for page in site.rglob("*.html") for repo, ref, path in re.findall(
+        r'https://github.com/([^/"]+/[^/"]+)/blob/([0-9a-f]{40})/([^"]+)"', page.read_text(encoding="utf-8"))}
+    assert len(links) > 10
+    assert sorted(links - has) == []
