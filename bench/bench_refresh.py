@@ -3,7 +3,8 @@
 Prints, in one run:
   full refresh   `rltrack refresh` on an empty warehouse: the Dagster `refresh` job in one process,
                  as a scheduled run executes it; time per step from the Dagster run (ingest arxiv,
-                 git_history, github, tech_reports, dbt build, GX checks, factor model + publish)
+                 git_history, github, tech_reports, dbt build, GX checks, factor model + publish,
+                 tracker site)
   incremental    the same job after ~1% new data (new paper versions, commits, threads);
                  target: under 10% of the full refresh
   linking        `dbt run` of the linking models (int_methods__aliases, int_commits__paper_links,
@@ -159,6 +160,8 @@ def stage_of(step_key: str) -> str:
         return "ingest " + step_key.removeprefix("load_")
     if step_key == "dbt_warehouse":
         return "dbt build"
+    if "tracker_site" in step_key:
+        return "tracker site"
     return "checks (GX)" if "gx_" in step_key else "factor model + publish"
 
 
@@ -331,7 +334,7 @@ def _slowest_nodes(target: Path | None, keep_as: Path, n: int = 6) -> list[tuple
 
 
 STAGE_ORDER = ("ingest arxiv", "ingest git_history", "ingest github", "ingest tech_reports", "dbt build",
-               "checks (GX)", "factor model + publish")
+               "checks (GX)", "factor model + publish", "tracker site")
 
 
 def fmt_refresh(r: dict, full: dict | None = None) -> str:

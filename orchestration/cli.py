@@ -177,6 +177,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    from orchestration.analyst.site import render_site
+
+    con = _open_published(args)
+    if con is None:
+        return 2
+    from ingestion import config
+    from orchestration.warehouse import published_path
+
+    out = Path(args.out).resolve() if args.out else config.data_dir() / "site"
+    source = str(Path(args.db).resolve() if args.db else published_path())
+    sample = args.world == "sample" if args.world else config.source_mode() == "sample"
+    try:
+        index = render_site(con, out, sample=sample, source=source)
+    except FileExistsError as exc:
+        print(f"rltrack: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        con.close()
+    print(f"site written to {out}  (open file://{index})")
+    return 0
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     _configure(args)
     from orchestration.analyst.docs import generate_docs, serve_docs
@@ -237,6 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", parents=[reader], help="write the static HTML report (one file, offline)")
     report.add_argument("--out", help="output file (default <data-dir>/report/report.html)")
     report.set_defaults(func=cmd_report)
+
+    site = sub.add_parser("site", parents=[reader], help="write the static tracker site (methods, frameworks, "
+                          "proposals, failures; opens offline)")
+    site.add_argument("--out", help="output folder (default <data-dir>/site)")
+    site.add_argument("--world", choices=["sample", "live"],
+                      help="which world the snapshot came from, for its links (default RLTRACK_MODE); "
+                           "sample links are marked as such")
+    site.set_defaults(func=cmd_site)
 
     docs = sub.add_parser("docs", parents=[common], help="generate the dbt docs site (data dictionary)")
     docs.add_argument("--out", help="folder for the site (default <data-dir>/dbt_docs)")

@@ -1,4 +1,4 @@
-"""The Dagster code location: dlt raw assets -> dbt models -> published snapshot, with checks,
+"""The Dagster code location: dlt raw assets -> dbt models -> published snapshot -> tracker site, with checks,
 jobs, schedules and the automation sensor."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ parse_manifest()  # dagster-dbt builds its assets from target/manifest.json
 from orchestration.assets.factor_model import factor_model  # noqa: E402
 from orchestration.assets.publish import warehouse_snapshot  # noqa: E402
 from orchestration.assets.raw import RAW_ASSETS  # noqa: E402
+from orchestration.assets.site import tracker_site  # noqa: E402
 from orchestration.assets.transform import dbt_warehouse  # noqa: E402
 from orchestration.checks import GX_CHECKS  # noqa: E402
 from orchestration.jobs import JOBS, SCHEDULES  # noqa: E402
@@ -24,6 +25,7 @@ defs = dg.Definitions(
         dbt_warehouse,
         factor_model.with_attributes(automation_condition=EAGER),
         warehouse_snapshot.with_attributes(automation_condition=EAGER),
+        tracker_site.with_attributes(automation_condition=EAGER),
     ],
     asset_checks=GX_CHECKS,
     jobs=JOBS,

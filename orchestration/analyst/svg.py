@@ -87,8 +87,10 @@ def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Sequ
 
 def step_chart(chart_id: str, title: str, curves: Sequence[tuple[str, Sequence[tuple[float, float]], str]],
                x_max: float, x_label: str, y_label: str, vline: tuple[float, str] | None = None,
-               y_max: float | None = None, width: int = 900, height: int = 380) -> str:
-    """Right-continuous step curves (Kaplan-Meier style); y is a share shown in percent."""
+               y_max: float | None = None, width: int = 900, height: int = 380,
+               x_fmt: Callable[[float], str] = lambda x: f"{x:g}",
+               y_fmt: Callable[[float], str] = lambda y: f"{y * 100:.0f}%") -> str:
+    """Right-continuous step curves (Kaplan-Meier style); y defaults to a share shown in percent."""
     left, right, top, bottom = 64, 16, 40, 48
     plot_w, plot_h = width - left - right, height - top - bottom
     top_y = y_max if y_max is not None else nice_max(max((y for _, pts, _ in curves for _, y in pts), default=0) * 1.1)
@@ -99,12 +101,12 @@ def step_chart(chart_id: str, title: str, curves: Sequence[tuple[str, Sequence[t
     for i in range(6):
         v = top_y * i / 5
         parts.append(f"<line x1='{left}' x2='{left + plot_w}' y1='{sy(v):.1f}' y2='{sy(v):.1f}' stroke='#e4e4e4'/>"
-                     f"<text x='{left - 6}' y='{sy(v) + 4:.1f}' text-anchor='end' {FONT}>{v * 100:.0f}%</text>")
+                     f"<text x='{left - 6}' y='{sy(v) + 4:.1f}' text-anchor='end' {FONT}>{escape(y_fmt(v))}</text>")
     x_step = nice_max(x_max / 8)
     tick = 0.0
     while tick <= x_max + 1e-9:
         parts.append(f"<line x1='{sx(tick):.1f}' x2='{sx(tick):.1f}' y1='{top + plot_h}' y2='{top + plot_h + 4}' stroke='#333'/>"
-                     f"<text x='{sx(tick):.1f}' y='{top + plot_h + 18}' text-anchor='middle' {FONT}>{tick:g}</text>")
+                     f"<text x='{sx(tick):.1f}' y='{top + plot_h + 18}' text-anchor='middle' {FONT}>{escape(x_fmt(tick))}</text>")
         tick += x_step
     parts.append(f"<text x='{left + plot_w / 2:.0f}' y='{height - 6}' text-anchor='middle' {FONT}>{escape(x_label)}</text>"
                  f"<text transform='translate(14 {top + plot_h / 2:.0f}) rotate(-90)' text-anchor='middle' "
