@@ -185,10 +185,11 @@ def cmd_site(args: argparse.Namespace) -> int:
         return 2
     from ingestion import config
     from orchestration.warehouse import published_path
+    from orchestration.world import world_spec
 
     out = Path(args.out).resolve() if args.out else config.data_dir() / "site"
     source = str(Path(args.db).resolve() if args.db else published_path())
-    sample = args.world == "sample" if args.world else config.source_mode() == "sample"
+    sample = args.world == "sample" if args.world else world_spec() == "sample"
     try:
         index = render_site(con, out, sample=sample, source=source)
     except FileExistsError as exc:

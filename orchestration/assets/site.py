@@ -7,6 +7,7 @@ from ingestion import config
 from orchestration import warehouse
 from orchestration.analyst.site import render_site
 from orchestration.assets.publish import warehouse_snapshot
+from orchestration.world import world_spec
 
 
 @dg.asset(
@@ -22,7 +23,7 @@ def tracker_site(context: AssetExecutionContext) -> dg.MaterializeResult:
     snapshot = warehouse.published_path(config.warehouse_path())
     con = warehouse.connect_read_only(snapshot)
     try:
-        index = render_site(con, config.data_dir() / "site", sample=config.source_mode() == "sample",
+        index = render_site(con, config.data_dir() / "site", sample=world_spec() == "sample",
                             source=str(snapshot))
     finally:
         con.close()
