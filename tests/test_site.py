@@ -87,11 +87,11 @@ def test_optional_columns_and_marts(sample_refresh, tmp_path):
     copy = tmp_path / "w.duckdb"
     shutil.copyfile(data_dir / "published" / "warehouse.duckdb", copy)
     con = duckdb.connect(str(copy))
-    con.execute("alter table marts.fct_method_adoptions add column evidence_grade varchar")
-    con.execute("alter table marts.fct_method_adoptions add column evidence_reason varchar")
+    con.execute("alter table marts.fct_method_adoptions add column if not exists evidence_grade varchar")
+    con.execute("alter table marts.fct_method_adoptions add column if not exists evidence_reason varchar")
     con.execute("update marts.fct_method_adoptions set evidence_grade = 'A', evidence_reason = 'a docs page names it' "
                 "where first_evidence = 'docs'")
-    con.execute(f"create table marts.fct_paper_citations as select '{DR_GRPO}' as arxiv_id, 'trl' as framework_id, "
+    con.execute(f"create or replace table marts.fct_paper_citations as select '{DR_GRPO}' as arxiv_id, 'trl' as framework_id, "
                 "'README.md' as path, 'related_work' as citation_context")
     render_site(con, tmp_path / "graded")
     home = (tmp_path / "graded" / "index.html").read_text()
