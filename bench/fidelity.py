@@ -217,9 +217,9 @@ def _evidence(r) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--truth", type=Path, default=Path("/work/shared/truth"))
+    ap.add_argument("--truth", type=Path, default=ROOT.parent / "shared" / "truth")
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--papers-cache", type=Path, default=Path("/work/main/data/real_world/papers"))
+    ap.add_argument("--papers-cache", type=Path, default=ROOT / "data" / "real_world" / "papers")
     ap.add_argument("--work", type=Path, default=ROOT / "data" / "fidelity")
     ap.add_argument("--quiet", action="store_true", help="only the table")
     args = ap.parse_args()
