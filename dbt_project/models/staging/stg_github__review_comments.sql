@@ -1,5 +1,4 @@
--- Inline pull-request review comments, one row per comment id; the latest edit wins; empty until a
--- first review comment is loaded.
+-- Inline pull-request review comments, one row per comment id; the latest edit wins.
 select distinct on (id)
     id as review_comment_id,
     framework_id,
@@ -15,9 +14,5 @@ select distinct on (id)
     {{ utc_timestamp('updated_at') }} as updated_at,
     cast(is_bot as boolean) as is_bot,
     _dlt_load_id as dlt_load_id
-from {{ source_if_loaded('raw_github', 'review_comments', {
-    'id': 'bigint', 'framework_id': 'varchar', 'repo': 'varchar', 'pull_number': 'bigint', 'review_id': 'bigint',
-    'in_reply_to_id': 'bigint', 'path': 'varchar', 'author': 'varchar', 'author_association': 'varchar',
-    'body': 'varchar', 'created_at': 'timestamp with time zone', 'updated_at': 'timestamp with time zone',
-    'is_bot': 'boolean', '_dlt_load_id': 'varchar'}) }} as review_comments
+from {{ source('raw_github', 'review_comments') }}
 order by id asc, updated_at desc, _dlt_load_id desc

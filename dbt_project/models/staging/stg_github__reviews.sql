@@ -1,5 +1,4 @@
--- Pull-request reviews, one row per review id (reviews are immutable once submitted); empty until
--- a first review is loaded.
+-- Pull-request reviews, one row per review id (reviews are immutable once submitted).
 select distinct on (id)
     id as review_id,
     framework_id,
@@ -12,8 +11,5 @@ select distinct on (id)
     {{ utc_timestamp('submitted_at') }} as submitted_at,
     cast(is_bot as boolean) as is_bot,
     _dlt_load_id as dlt_load_id
-from {{ source_if_loaded('raw_github', 'reviews', {
-    'id': 'bigint', 'framework_id': 'varchar', 'repo': 'varchar', 'pull_number': 'bigint', 'state': 'varchar',
-    'author': 'varchar', 'author_association': 'varchar', 'body': 'varchar',
-    'submitted_at': 'timestamp with time zone', 'is_bot': 'boolean', '_dlt_load_id': 'varchar'}) }} as reviews
+from {{ source('raw_github', 'reviews') }}
 order by id asc, _dlt_load_id desc
