@@ -34,11 +34,12 @@ def staging_sql(dataset: str) -> dict[str, str]:
     env = jinja2.Environment()
     env.globals.update(source=lambda schema, table: f"{schema}.{table}",
                        utc_timestamp=lambda column: f"cast({column} as timestamptz)", config=lambda **_: "")
+    macros = (config.REPO_ROOT / "dbt_project" / "macros" / "latest_row.sql").read_text(encoding="utf-8")
     out = {}
     for path in sorted(STAGING.glob("stg_*.sql")):
         sql = path.read_text(encoding="utf-8")
         if f"source('{dataset}'" in sql:
-            out[path.stem] = env.from_string(sql).render()
+            out[path.stem] = env.from_string(macros + sql).render()
     return out
 
 

@@ -1,5 +1,5 @@
 -- Comments on issues and pull requests, one row per comment id; the latest edit wins.
-select distinct on (id)
+{% call latest_row(source('raw_github', 'comments'), ['id'], edited_at='updated_at') %}
     id as comment_id,
     framework_id,
     repo,
@@ -11,5 +11,4 @@ select distinct on (id)
     {{ utc_timestamp('updated_at') }} as updated_at,
     cast(is_bot as boolean) as is_bot,
     _dlt_load_id as dlt_load_id
-from {{ source('raw_github', 'comments') }}
-order by id asc, updated_at desc, _dlt_load_id desc
+{% endcall %}

@@ -1,5 +1,5 @@
 -- GitHub pull requests, one row per (framework, number); the latest update wins.
-select distinct on (framework_id, number)
+{% call latest_row(source('raw_github', 'pull_requests'), ['framework_id', 'number'], edited_at='updated_at') %}
     framework_id,
     repo,
     cast(number as integer) as number,
@@ -22,5 +22,4 @@ select distinct on (framework_id, number)
     role_signal,
     role_version,
     _dlt_load_id as dlt_load_id
-from {{ source('raw_github', 'pull_requests') }}
-order by framework_id asc, number asc, updated_at desc, _dlt_load_id desc
+{% endcall %}

@@ -1,5 +1,5 @@
 -- Inline pull-request review comments, one row per comment id; the latest edit wins.
-select distinct on (id)
+{% call latest_row(source('raw_github', 'review_comments'), ['id'], edited_at='updated_at') %}
     id as review_comment_id,
     framework_id,
     repo,
@@ -14,5 +14,4 @@ select distinct on (id)
     {{ utc_timestamp('updated_at') }} as updated_at,
     cast(is_bot as boolean) as is_bot,
     _dlt_load_id as dlt_load_id
-from {{ source('raw_github', 'review_comments') }}
-order by id asc, updated_at desc, _dlt_load_id desc
+{% endcall %}

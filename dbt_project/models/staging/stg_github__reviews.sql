@@ -1,5 +1,5 @@
 -- Pull-request reviews, one row per review id (reviews are immutable once submitted).
-select distinct on (id)
+{% call latest_row(source('raw_github', 'reviews'), ['id']) %}
     id as review_id,
     framework_id,
     repo,
@@ -11,5 +11,4 @@ select distinct on (id)
     {{ utc_timestamp('submitted_at') }} as submitted_at,
     cast(is_bot as boolean) as is_bot,
     _dlt_load_id as dlt_load_id
-from {{ source('raw_github', 'reviews') }}
-order by id asc, _dlt_load_id desc
+{% endcall %}
