@@ -49,8 +49,10 @@ def test_adopted_method_gspo(con):
     text = render(result)
     assert "ALREADY IN" in text and "trl since 2025-07-29" in text
     assert trl["first_commit_sha"][:12] in text
-    assert "Proposals (issues and pull requests naming it)" in text
-    assert "merged" in text
+    # the study's two thread figures, kept apart: threads naming it (any role), proposals by outcome
+    assert "Threads naming it: 6 (proposal 4, failure report 2)" in text
+    assert "Proposals of it (threads whose role is proposal), by outcome: merged" in text
+    assert m.threads_by_role["proposal"] == len(m.proposals)
     # the same answer by id with a version, by URL, and by name in another case
     for query in ("2507.18071v2", "https://arxiv.org/abs/2507.18071", "gspo"):
         assert [x.arxiv_id for x in lookup(con, query).methods] == ["2507.18071"]

@@ -213,6 +213,9 @@ def test_proposals_are_the_proposal_role_and_reviews_count_as_replies(marts):
         "order by thread_id").fetchall()
     assert rows == [("verl#10", "2502.00006", "closed", False, 2, 2, "review", 1.0),
                     ("verl#7", "2502.00006", "open_without_reply", False, 0, 0, None, None)]
+    # the study's figure: an open proposal nobody from the project answered, replied to or not
+    assert marts.execute("select thread_id, study_outcome from marts.fct_method_proposals order by thread_id"
+                         ).fetchall() == [("verl#10", "closed"), ("verl#7", "open_without_maintainer_reply")]
     # the failure report names the method too: counted by the naming figure, not as a proposal
     naming = marts.execute("select thread_id, thread_role from marts.fct_thread_method_mentions "
                            "order by thread_id").fetchall()

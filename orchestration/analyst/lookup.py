@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -199,6 +200,8 @@ class MethodLookup:
     in_study: bool  # screened, within the window (in marts.dim_papers)
     reports_stating: int | None = None  # technical reports that say they trained with it (dim_methods)
     citations: list[dict[str, Any]] = field(default_factory=list)  # frameworks that only cite it
+    # threads naming it, whatever their role (the study's first thread figure; proposals are a subset)
+    threads_by_role: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -238,12 +241,15 @@ def _method(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> MethodLookup | Non
                evidence_kinds, evidence_commits, first_commit_sha, first_commit_path, {grade_cols}
         from marts.fct_method_adoptions where arxiv_id = ? order by adopted_on, framework_id""", [arxiv_id])
     citations = _citations_only(con, arxiv_id)
-    proposals = _records(con, """
+    study_outcome = ("study_outcome" if "study_outcome" in columns_of(con, "marts.fct_method_proposals")
+                     else "outcome as study_outcome")
+    proposals = _records(con, f"""
         select thread_id, framework_id, number, thread_kind, title, state, state_reason,
                cast(created_at as date)::varchar as opened_on, replies, maintainer_replied,
-               days_to_first_maintainer_reply, outcome, adopted_by_framework
+               days_to_first_maintainer_reply, outcome, {study_outcome}, adopted_by_framework
         from marts.fct_method_proposals where arxiv_id = ? order by created_at, thread_id""", [arxiv_id])
-    if not paper and not adoptions and not proposals and not citations:
+    threads_by_role = _threads_by_role(con, arxiv_id)
+    if not paper and not adoptions and not proposals and not citations and not threads_by_role:
         return None
     p = paper[0] if paper else {}
     reports = None
@@ -251,7 +257,20 @@ def _method(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> MethodLookup | Non
         reports = con.execute("select max(reports_stating) from marts.dim_methods where arxiv_id = ?",
                               [arxiv_id]).fetchone()[0]
     return MethodLookup(arxiv_id, p.get("title"), p.get("first_version_date"), p.get("paper_kind"),
-                        aliases, adoptions, proposals, in_study, reports, citations)
+                        aliases, adoptions, proposals, in_study, reports, citations, threads_by_role)
+
+
+def _threads_by_role(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> dict[str, int]:
+    """Issue/PR threads naming the paper, counted by role (proposal, bug_report, failure_report...)."""
+    if not table_exists(con, "marts.fct_thread_method_mentions"):
+        return {}
+    return dict(con.execute("""
+        select coalesce(thread_role, 'unclassified'), count(distinct thread_id) from marts.fct_thread_method_mentions
+        where arxiv_id = ? group by 1 order by 2 desc, 1""", [arxiv_id]).fetchall())
+
+
+def _counted(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in counts.items())
 
 
 def _citations_only(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> list[dict[str, Any]]:
@@ -343,8 +362,13 @@ def render(result: LookupResult) -> str:
             out += [f"  {c['framework_id']} since {c['first_cited_on']} ({c['commits']} commit(s)): {c['evidence_reason']}"
                     for c in m.citations]
         out.append("")
+        if m.threads_by_role:
+            out.append(f"Threads naming it: {sum(m.threads_by_role.values())} ({_counted(m.threads_by_role)})")
+        else:
+            out.append("Threads naming it: none found")
         if m.proposals:
-            out.append("Proposals (issues and pull requests naming it):")
+            outcomes = dict(Counter(p["study_outcome"] for p in m.proposals).most_common())
+            out.append(f"Proposals of it (threads whose role is proposal), by outcome: {_counted(outcomes)}")
             out.append(format_table(
                 ["thread", "kind", "opened", "state", "replies", "maintainer replied", "days to reply",
                  "outcome", "in that framework", "title"],
