@@ -46,7 +46,8 @@ from ingestion.arxiv_parse import (
 )
 from ingestion.arxiv_pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
-from ingestion.model_screener import CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener
+from ingestion.model_screener import (CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener,
+                                      read_cached_answers)
 from ingestion.model_screener import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
 from ingestion.openalex import default_lookup, with_affiliations
 from ingestion.screening import SCREENER_VERSION, screen
@@ -340,9 +341,16 @@ def arxiv_source(
 
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
-        """Parsed pages: lists of {'paper': row} / {'quarantine': row} items."""
+        """Parsed pages: lists of {'paper': row} / {'quarantine': row} items (first, after a full
+        rebuild, the cached model answers as {'model_answer': row}: loaded again, they are kept)."""
         clock = now or config.now()
         state = dlt.current.source_state()
+        rebuilt = "screener_version" not in state  # a first load, or drop_sources (tables dropped with state)
+        cached = read_cached_answers() if model_screener or rebuilt else []
+        if model_screener:
+            model_screener.remember(cached)
+        if rebuilt and cached:
+            yield [{"model_answer": a} for a in cached]
         if state.get("screener_version") != SCREENER_VERSION:
             # new screening rules: fetch everything again so every paper is screened again
             state["done_windows"] = []
@@ -382,12 +390,14 @@ def arxiv_source(
     @dlt.transformer(data_from=arxiv_pages, name="arxiv_screening", selected=False)
     def screening(items: list[dict]) -> Iterator[list[dict]]:
         """Screened pages: lists of {'features': row} / {'model_answer': row} items."""
+        answers = [i["model_answer"] for i in items if "model_answer" in i]  # carried from the cache
         papers = [i["paper"] for i in items if "paper" in i]
         found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
         papers = [with_affiliations(p, found.get(p["arxiv_id"])) for p in papers]
-        rows, answers = [{**screen(p, registry), "screener": "rules"} for p in papers], []
+        rows = [{**screen(p, registry), "screener": "rules"} for p in papers]
         if model_screener and papers:
-            rows, answers = model_screener.screen(papers, rows)
+            rows, new = model_screener.screen(papers, rows)
+            answers += new
         if rows or answers:
             yield [{"features": r} for r in rows] + [{"model_answer": a} for a in answers]
 
@@ -404,7 +414,7 @@ def arxiv_source(
         columns=CACHE_COLUMNS,
     )
     def model_screenings(items: list[dict]) -> Iterator[list[dict]]:
-        """The model's answers used this run (new or cached), kept through full rebuilds."""
+        """The model's answers: this run's and the cached ones (so full rebuilds keep them)."""
         if rows := [i["model_answer"] for i in items if "model_answer" in i]:
             yield rows
 

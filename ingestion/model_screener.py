@@ -15,10 +15,11 @@ an exhausted quota, a refused key or an endpoint that keeps failing switches the
 the rest of the run.
 
 Answers are cached in `raw_arxiv.model_screenings` (merge on arxiv_id, content_hash,
-screener_version, model): the cache is read through the running dlt pipeline's own connection (the
-load holds the one DuckDB writer) and every answer used is loaded again with the run's rows, so a
-re-run, a new rules version or a full rebuild (`drop_sources`) asks the model nothing it was asked
-before. A new paper version (other text) or a new MODEL_SCREENER_VERSION asks again.
+screener_version, model). The arXiv source reads the cache through the running dlt pipeline's own
+connection (the load holds the one DuckDB writer) and, when a full rebuild (`drop_sources`) is
+dropping the raw tables, loads it again with the run's rows, with the model on or off: a re-run, a
+new rules version or a rebuild asks the model nothing it was asked before. A new paper version (other text),
+another model or a new MODEL_SCREENER_VERSION asks again.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import logging
 import math
 import os
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -304,49 +304,45 @@ class ChatClient:
 
 
 # --- the screener -------------------------------------------------------------------------------
-CacheReader = Callable[[str, str], dict[tuple[str, str], dict]]
-
-
-def read_cache_from_pipeline(version: str, model: str) -> dict[tuple[str, str], dict]:
-    """The cached answers of this version and model, through the running dlt pipeline's connection
-    (so the step that holds the warehouse's one writer reads it); {} before the first answer."""
+def read_cached_answers() -> list[dict]:
+    """Every cached answer (all versions and models), through the running dlt pipeline's connection,
+    so the step that holds the warehouse's one writer reads it; [] before the first answer."""
     context = Container()[PipelineContext]
     if not context.is_active():  # a source iterated without a pipeline: nothing cached to read
-        return {}
-    pipeline = context.pipeline()
+        return []
     try:
-        with pipeline.sql_client() as client:
+        with context.pipeline().sql_client() as client:
             table = client.make_qualified_table_name(CACHE_TABLE)
-            with client.execute_query(f"select {', '.join(CACHE_COLUMNS)} from {table} "
-                                      "where screener_version = ? and model = ?", version, model) as cur:
+            with client.execute_query(f"select {', '.join(CACHE_COLUMNS)} from {table}") as cur:
                 names = [d[0] for d in cur.description]
-                rows = [dict(zip(names, r)) for r in cur.fetchall()]
+                return [dict(zip(names, r)) for r in cur.fetchall()]
     except DatabaseUndefinedRelation:
-        return {}
-    return {(r["arxiv_id"], r["content_hash"]): r for r in rows}
+        return []
 
 
 class ModelScreener:
     """Applies the model's answers to rule-screened rows, caching every answer it gets."""
 
-    def __init__(self, settings: Settings, client: ChatClient | None = None,
-                 read_cache: CacheReader = read_cache_from_pipeline) -> None:
+    def __init__(self, settings: Settings, client: ChatClient | None = None) -> None:
         self.settings = settings
         self.client = client or ChatClient(settings)
-        self.read_cache = read_cache
-        self._cache: dict[tuple[str, str], dict] | None = None
+        self._cache: dict[tuple[str, str], dict] = {}
         self.off_reason: str | None = None
         self.calls = self.cache_hits = self.fallbacks = 0
+
+    def remember(self, answers: list[dict]) -> None:
+        """Cached answers (`read_cached_answers`): those of this version and model are not asked again."""
+        self._cache = {(a["arxiv_id"], a["content_hash"]): a for a in answers
+                       if a["screener_version"] == MODEL_SCREENER_VERSION and a["model"] == self.model}
 
     @property
     def model(self) -> str:
         return self.settings.model
 
     def screen(self, papers: list[dict], rule_rows: list[dict]) -> tuple[list[dict], list[dict]]:
-        """(paper_features rows, model_screenings rows: every answer used, new or cached)."""
-        if self._cache is None:
-            self._cache = self.read_cache(MODEL_SCREENER_VERSION, self.model)
+        """(paper_features rows, model_screenings rows of the answers got now)."""
         rows, answers = [], []
+        before = (self.calls, self.cache_hits, self.fallbacks)
         for paper, rules in zip(papers, rule_rows, strict=True):
             if not (rules.get("in_pool") or rules.get("is_rl_related")):
                 rows.append(rules)  # outside the pool and not RL by the rules: not worth a call
@@ -355,19 +351,22 @@ class ModelScreener:
             rows.append(row)
             if answer is not None:
                 answers.append(answer)
+        asked, cached, fell_back = (now - then for now, then in zip((self.calls, self.cache_hits, self.fallbacks), before))
+        log.info("model screener %s: %d papers, %d asked, %d cached answers, %d left to the rules",
+                 self.model, len(papers), asked, cached, fell_back)
         return rows, answers
 
     def _screen_one(self, paper: dict, rules: dict) -> tuple[dict, dict | None]:
+        """(the row, the answer got now: None when cached or when none came)."""
         key = (paper["arxiv_id"], content_hash(paper))
-        assert self._cache is not None
-        cached = self._cache.get(key)
+        cached, new = self._cache.get(key), None
         if cached is not None:
             self.cache_hits += 1
         elif self.off_reason:
             return self._fallback(rules, f"model off for this run ({self.off_reason})"), None
         else:
             try:
-                cached = self._ask(paper, key)
+                cached = new = self._cache[key] = self._ask(paper, key)
             except (ModelUnavailable, SourceUnavailable) as exc:
                 self.off_reason = redact(str(exc), self.settings.api_key)
                 log.warning("model screener %s off for the rest of this run, rules decide: %s",
@@ -377,14 +376,13 @@ class ModelScreener:
                 why = redact(str(exc), self.settings.api_key)
                 log.warning("model screener: no answer for %s, rules decide: %s", paper["arxiv_id"], why)
                 return self._fallback(rules, f"no model answer ({why})"), None
-            self._cache[key] = cached
         try:
             if not cached["valid"]:
                 raise BadAnswer(cached["problem"])
             answer = validate(cached["answer"])
         except BadAnswer as exc:
-            return self._fallback(rules, f"model answer unusable ({exc})"), cached
-        return decided_row(paper, rules, answer, self.model), cached
+            return self._fallback(rules, f"model answer unusable ({exc})"), new
+        return decided_row(paper, rules, answer, self.model), new
 
     def _ask(self, paper: dict, key: tuple[str, str]) -> dict:
         self.calls += 1

@@ -117,11 +117,13 @@ class FakeChat:
         self.server.server_close()
 
 
-def screener(fake: FakeChat, slept: list[float] | None = None, cache: dict | None = None) -> ModelScreener:
+def screener(fake: FakeChat, slept: list[float] | None = None, cached: list[dict] = ()) -> ModelScreener:
     settings = Settings(fake.base_url, MODEL, KEY)
     client = ChatClient(settings, backoff_s=0.01, max_backoff_s=0.02,
                         sleep=(slept.append if slept is not None else lambda s: None))
-    return ModelScreener(settings, client, read_cache=lambda version, model: dict(cache or {}))
+    s = ModelScreener(settings, client)
+    s.remember(list(cached))
+    return s
 
 
 PAPER = {"arxiv_id": "2601.00001", "title": "Clip-Decoupled Policy Optimization for LLM Reasoning",
@@ -201,12 +203,14 @@ def test_fields_are_scoped_as_the_rules_scope_them():
 def test_cached_answers_make_no_calls_and_a_new_text_asks_again():
     with FakeChat() as fake:
         first, answers = screener(fake).screen([PAPER], [rules(PAPER)])
-        cache = {(a["arxiv_id"], a["content_hash"]): a for a in answers}
-        again, reused = screener(fake, cache=cache).screen([PAPER], [rules(PAPER)])
-        assert len(fake.requests) == 1 and again == first and reused == answers
+        again, new = screener(fake, cached=answers).screen([PAPER], [rules(PAPER)])
+        assert len(fake.requests) == 1 and again == first and new == []
+        other_model = [{**a, "model": "other"} for a in answers]
+        older = [{**a, "screener_version": "m0"} for a in answers]
         revised = {**PAPER, "abstract": PAPER["abstract"] + " Code is available."}
-        screener(fake, cache=cache).screen([revised], [rules(revised)])
-        assert len(fake.requests) == 2
+        screener(fake, cached=other_model + older).screen([PAPER], [rules(PAPER)])
+        screener(fake, cached=answers).screen([revised], [rules(revised)])
+        assert len(fake.requests) == 3
 
 
 @pytest.mark.parametrize("reply", [
@@ -225,8 +229,7 @@ def test_unusable_answers_fall_back_to_the_rules_with_the_reason_and_are_cached(
         assert {k: v for k, v in row.items() if k != "screener_note"} == rules(PAPER)
         assert row["screener"] == "rules" and row["screener_note"].startswith("model answer unusable (")
         assert answers[0]["valid"] is False and answers[0]["problem"] in row["screener_note"]
-        cache = {(a["arxiv_id"], a["content_hash"]): a for a in answers}
-        assert screener(fake, cache=cache).screen([PAPER], [rules(PAPER)])[0] == rows  # no second call
+        assert screener(fake, cached=answers).screen([PAPER], [rules(PAPER)])[0] == rows  # no second call
         assert len(fake.requests) == 1
 
 
@@ -248,6 +251,18 @@ def test_an_endpoint_that_keeps_failing_is_off_for_the_rest_of_the_run(caplog):
     assert rows[0]["screener_note"].startswith("model unavailable (POST ") and "HTTP 500" in rows[0]["screener_note"]
     assert rows[1]["screener_note"].startswith("model off for this run (")
     assert all(r["screener"] == "rules" for r in rows)
+
+
+def test_a_paper_the_endpoint_refuses_falls_back_alone():
+    too_long = api_error(400, "This model's maximum context length is 8192 tokens.", "invalid_request_error",
+                         "context_length_exceeded")
+    other = {**PAPER, "arxiv_id": "2601.00003"}
+    with FakeChat(script=[too_long]) as fake:
+        rows, answers = screener(fake).screen([PAPER, other], [rules(PAPER), rules(other)])
+    assert len(fake.requests) == 2 and [a["arxiv_id"] for a in answers] == ["2601.00003"]  # not cached
+    assert rows[0]["screener_note"] == ("no model answer (HTTP 400 invalid_request_error context_length_exceeded: "
+                                        "This model's maximum context length is 8192 tokens.)")
+    assert rows[1]["screener"] == "model"
 
 
 def test_a_used_up_quota_is_not_retried():
@@ -293,12 +308,12 @@ def _query(tmp_path, sql):
         return con.sql(sql).fetchall()
 
 
-def _load(pipe, fake: FakeChat, **run_kwargs):
-    settings = Settings(fake.base_url, MODEL, KEY)
+def _load(pipe, fake: FakeChat | None, **run_kwargs):
+    """Load the sample's papers; with `fake`, the model screener asks it (else the screener is off)."""
+    settings = Settings(fake.base_url, MODEL, KEY) if fake else None
+    model = ModelScreener(settings, ChatClient(settings, sleep=lambda s: None)) if settings else None
     with serving_sample_arxiv() as world:
-        source = arxiv_source(world=world, window=SHORT, now=NOW,
-                              model_screener=ModelScreener(settings, ChatClient(settings, sleep=lambda s: None)))
-        return pipe.run(source, **run_kwargs)
+        return pipe.run(arxiv_source(world=world, window=SHORT, now=NOW, model_screener=model), **run_kwargs)
 
 
 def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path, monkeypatch, caplog):
@@ -332,12 +347,20 @@ def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path
     with FakeChat() as fake:
         _load(pipe, fake)
         assert fake.requests == []
-    # a full rebuild drops the raw tables; the answers used are loaded again with it
+    # a full rebuild drops the raw tables, the cached answers are loaded again: with the model off
+    # (the rules decide) and then on (nothing asked, the same decisions as before)
+    _load(pipe, None, refresh="drop_sources")
+    assert _query(tmp_path, "select count(*) from raw_arxiv.model_screenings")[0][0] == asked
+    assert _query(tmp_path, "select distinct screener from raw_arxiv.paper_features") == [("rules",)]
     with FakeChat() as fake:
         _load(pipe, fake, refresh="drop_sources")
         assert fake.requests == []
     assert _query(tmp_path, "select count(*) from raw_arxiv.model_screenings")[0][0] == asked
     assert _query(tmp_path, decisions) == before
+    # an incremental run with the model off does not touch the cache
+    loads = _query(tmp_path, "select count(distinct _dlt_load_id) from raw_arxiv.model_screenings")
+    _load(pipe, None)
+    assert _query(tmp_path, "select count(distinct _dlt_load_id) from raw_arxiv.model_screenings") == loads
 
     # the key is in no log line, no warehouse value and no file dlt kept
     assert KEY not in caplog.text
