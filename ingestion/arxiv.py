@@ -1,5 +1,6 @@
 """arXiv source: the arXiv query API (Atom) -> `raw_arxiv.papers` / `papers_quarantine`, plus
-`paper_features` (screening of each parsed paper by `ingestion.screening`).
+`paper_features` (screening of each parsed paper by `ingestion.screening`, or by a language model
+when one is configured: `ingestion.model_screener`, whose answers are cached in `model_screenings`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
 is queried as `(cat:A OR cat:B ...) AND <pool> AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
@@ -45,6 +46,9 @@ from ingestion.arxiv_parse import (
 )
 from ingestion.arxiv_pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
+from ingestion.model_screener import (CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener,
+                                      read_cached_answers)
+from ingestion.model_screener import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
 from ingestion.openalex import default_lookup, with_affiliations
 from ingestion.screening import SCREENER_VERSION, screen
 from ingestion.world import ARXIV_API as API_URL
@@ -95,6 +99,7 @@ FEATURE_COLUMNS = {
     "maintainer_framework_ids": {"data_type": "text"},
     "maintainer_signal": {"data_type": "text"},
     "screener_version": {"data_type": "text"},
+    **MODEL_FEATURE_COLUMNS,
 }
 QUARANTINE_COLUMNS = {
     "entry_key": {"data_type": "text"},
@@ -309,6 +314,7 @@ def arxiv_source(
     harvest: str = "query",
     pool: bool | None = None,
     affiliations: Callable[[Sequence[str]], dict[str, list[dict]]] | None = None,
+    model_screener: ModelScreener | None = None,
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window), from the
     world's arXiv endpoints (default: the live world), asked as politely as the world says.
@@ -320,6 +326,9 @@ def arxiv_source(
     the pool (`in_pool`).
     affiliations: arxiv ids -> authors with affiliations, added before screening (default when the
     world's `affiliations` is on, as in the live world: OpenAlex, `ingestion.openalex.default_lookup`).
+    model_screener: asks a language model to screen the pool's papers (`ingestion.model_screener`;
+    default when the world's `model_screener` is on, as in the live world, and the environment
+    configures an endpoint); the rules decide whenever it is off or cannot answer.
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
@@ -328,12 +337,20 @@ def arxiv_source(
     polite = world.arxiv_politeness
     pool = world.arxiv_pool if pool is None else pool
     affiliations = affiliations or (default_lookup() if world.affiliations else None)
+    model_screener = model_screener or (default_screener() if world.model_screener else None)
 
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
-        """Parsed pages: lists of {'paper': row} / {'quarantine': row} items."""
+        """Parsed pages: lists of {'paper': row} / {'quarantine': row} items (first, after a full
+        rebuild, the cached model answers as {'model_answer': row}: loaded again, they are kept)."""
         clock = now or config.now()
         state = dlt.current.source_state()
+        rebuilt = "screener_version" not in state  # a first load, or drop_sources (tables dropped with state)
+        cached = read_cached_answers() if model_screener or rebuilt else []
+        if model_screener:
+            model_screener.remember(cached)
+        if rebuilt and cached:
+            yield [{"model_answer": a} for a in cached]
         if state.get("screener_version") != SCREENER_VERSION:
             # new screening rules: fetch everything again so every paper is screened again
             state["done_windows"] = []
@@ -370,18 +387,38 @@ def arxiv_source(
 
     registry = list(world.registry().values())  # maintainer affiliation is a fact of the paper
 
+    @dlt.transformer(data_from=arxiv_pages, name="arxiv_screening", selected=False)
+    def screening(items: list[dict]) -> Iterator[list[dict]]:
+        """Screened pages: lists of {'features': row} / {'model_answer': row} items."""
+        answers = [i["model_answer"] for i in items if "model_answer" in i]  # carried from the cache
+        papers = [i["paper"] for i in items if "paper" in i]
+        found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
+        papers = [with_affiliations(p, found.get(p["arxiv_id"])) for p in papers]
+        rows = [{**screen(p, registry), "screener": "rules"} for p in papers]
+        if model_screener and papers:
+            rows, new = model_screener.screen(papers, rows)
+            answers += new
+        if rows or answers:
+            yield [{"features": r} for r in rows] + [{"model_answer": a} for a in answers]
+
     @dlt.transformer(
-        data_from=arxiv_pages, name="paper_features", primary_key="arxiv_id", write_disposition="merge",
+        data_from=screening, name="paper_features", primary_key="arxiv_id", write_disposition="merge",
         columns=FEATURE_COLUMNS,
     )
     def paper_features(items: list[dict]) -> Iterator[list[dict]]:
-        papers = [i["paper"] for i in items if "paper" in i]
-        found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
-        rows = [screen(with_affiliations(p, found.get(p["arxiv_id"])), registry) for p in papers]
-        if rows:
+        if rows := [i["features"] for i in items if "features" in i]:
             yield rows
 
-    return arxiv_pages, papers, papers_quarantine, paper_features
+    @dlt.transformer(
+        data_from=screening, name=CACHE_TABLE, primary_key=CACHE_KEY, write_disposition="merge",
+        columns=CACHE_COLUMNS,
+    )
+    def model_screenings(items: list[dict]) -> Iterator[list[dict]]:
+        """The model's answers: this run's and the cached ones (so full rebuilds keep them)."""
+        if rows := [i["model_answer"] for i in items if "model_answer" in i]:
+            yield rows
+
+    return arxiv_pages, papers, papers_quarantine, screening, paper_features, model_screenings
 
 
 def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], clock: datetime,

@@ -1,5 +1,5 @@
-"""A polite HTTP client: minimum spacing between calls, retries with exponential backoff on
-429/5xx and connection resets, and `Retry-After`. Headers (which may hold a token) are never logged."""
+"""A polite HTTP client (GET and POST): minimum spacing between calls, retries with exponential
+backoff on 429/5xx and connection resets, and `Retry-After`. Headers (which may hold a token) are never logged."""
 
 from __future__ import annotations
 
@@ -63,15 +63,22 @@ class PoliteClient:
         return None
 
     def get(self, url: str, params: Mapping[str, object] | None = None) -> requests.Response:
+        return self.request("GET", url, params=params)
+
+    def post(self, url: str, json: object) -> requests.Response:
+        return self.request("POST", url, json=json)
+
+    def request(self, method: str, url: str, **kwargs: object) -> requests.Response:
+        """Send, spaced and retried; returns the last response (raises SourceUnavailable when none came)."""
         last_error = ""
         for attempt in range(self.max_retries + 1):
             self._space()
             self.calls += 1
             try:
-                resp = self.session.get(url, params=params, timeout=self.timeout_s)
+                resp = getattr(self.session, method.lower())(url, timeout=self.timeout_s, **kwargs)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last_error = f"{type(exc).__name__}"
-                log.warning("GET %s failed (%s), attempt %d", url, last_error, attempt + 1)
+                log.warning("%s %s failed (%s), attempt %d", method, url, last_error, attempt + 1)
                 self.sleep(self._backoff(attempt))
                 continue
             wait = self.should_retry(resp) if self.should_retry else None
@@ -80,6 +87,6 @@ class PoliteClient:
             if wait is None:
                 return resp
             last_error = f"HTTP {resp.status_code}"
-            log.warning("GET %s -> %s, retrying in %.1fs", url, last_error, wait)
+            log.warning("%s %s -> %s, retrying in %.1fs", method, url, last_error, wait)
             self.sleep(wait)
-        raise SourceUnavailable(f"GET {url} failed after {self.max_retries + 1} attempts ({last_error})")
+        raise SourceUnavailable(f"{method} {url} failed after {self.max_retries + 1} attempts ({last_error})")

@@ -8,6 +8,7 @@ select
     f.kind_signal,
     f.is_model_report,
     f.in_pool,
-    f.screener_version
+    f.screener_version,
+    f.screener
 from {{ ref('stg_arxiv__papers') }} as p
 inner join {{ ref('stg_arxiv__paper_features') }} as f on p.arxiv_id = f.arxiv_id

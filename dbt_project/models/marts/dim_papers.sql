@@ -10,6 +10,7 @@ select
     s.is_rl_related,
     s.paper_kind,
     s.kind_signal,
+    s.screener,
     s.paper_kind = 'general_method' as is_general_method,
     s.is_model_report,
     s.in_pool,

@@ -1,4 +1,9 @@
--- Screening result and features computed while loading (ingestion/screening.py), one row per paper.
+-- Screening result and features computed while loading (ingestion/screening.py, or a language
+-- model when one is configured: ingestion/model_screener.py), one row per paper. Rows screened
+-- before the model screener existed (or built by hand) have no screener columns: the rules decided.
+{%- set source_relation = source('raw_arxiv', 'paper_features') %}
+{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
+    if execute else [] %}
 select distinct on (arxiv_id)
     arxiv_id,
     cast(is_rl_related as boolean) as is_rl_related,
@@ -16,6 +21,9 @@ select distinct on (arxiv_id)
     defined_methods as defined_methods_json,
     maintainer_framework_ids as maintainer_framework_ids_json,
     maintainer_signal,
-    screener_version
-from {{ source('raw_arxiv', 'paper_features') }}
+    screener_version,
+    coalesce({{ 'screener' if 'screener' in columns else 'null' }}, 'rules') as screener,
+    {{ 'screener_model' if 'screener_model' in columns else 'cast(null as varchar)' }} as screener_model,
+    {{ 'screener_note' if 'screener_note' in columns else 'cast(null as varchar)' }} as screener_note
+from {{ source_relation }}
 order by arxiv_id asc, _dlt_load_id desc
