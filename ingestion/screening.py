@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ingestion.arxiv_parse import find_code_urls
 from ingestion.arxiv_pool import in_pool
+from ingestion.cues import Cue, first_cue
 
 SCREENER_VERSION = "2.0"
 
@@ -189,6 +190,12 @@ _SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\bacceler
                     r"\bscalable\b.*\bframework\b|\bframework\b.*\bscal\w+")
 
 
+# kinds a title says outright, then a survey's abstract: these decide before anything else
+_KIND_FIRST = (Cue("survey", _SURVEY_TITLE, "title"), Cue("benchmark", _BENCH_TITLE, "title"),
+               Cue("dataset", _DATA_TITLE, "title"), Cue("benchmark", _ENV_TITLE, "title"),
+               Cue("survey", _SURVEY_ABS, "abstract"))
+
+
 def system_cues(p: PaperText) -> list[str]:
     """The infrastructure families a paper names (see _SYSTEM_FAMILIES)."""
     return [f"{name}: {m.group(0)}" for name, rx in _SYSTEM_FAMILIES.items() if (m := rx.search(p.text))]
@@ -200,16 +207,8 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
     if not related:
         return "not_rl", why
     title, abstract = p.title, p.abstract
-    if m := _SURVEY_TITLE.search(title):
-        return "survey", f"title: {m.group(0)}"
-    if m := _BENCH_TITLE.search(title):
-        return "benchmark", f"title: {m.group(0)}"
-    if m := _DATA_TITLE.search(title):
-        return "dataset", f"title: {m.group(0)}"
-    if m := _ENV_TITLE.search(title):
-        return "benchmark", f"title: {m.group(0)}"
-    if m := _SURVEY_ABS.search(abstract):
-        return "survey", f"abstract: {m.group(0)}"
+    if hit := first_cue(_KIND_FIRST, title=title, abstract=abstract):
+        return hit
     cues = system_cues(p)
     if len(cues) >= 4 or (len(cues) >= 3 and _SYSTEM_TITLE.search(title)):
         return "system", "infrastructure cues: " + "; ".join(cues)
@@ -420,18 +419,15 @@ _LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:p
                           r"model weights|open[- ]weights?|mask tokens for diffusion")
 
 
+_LOSS_CUES = (*(Cue(True, rx, label="") for rx in _LOSS_CHANGE), Cue(True, _LOSS_COMPONENTS, label="loss component"))
+
+
 def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | None]:
     """Does the proposed method change a coefficient/clip/mask/weight in an existing loss?"""
     kind = kind or paper_kind(p)[0]
     if kind != "general_method":
         return False, None
-    text = _LOSS_FALSE_FRIENDS.sub(" ", p.text)
-    for rx in _LOSS_CHANGE:
-        if m := rx.search(text):
-            return True, m.group(0)[:100]
-    if m := _LOSS_COMPONENTS.search(text):
-        return True, f"loss component: {m.group(0)}"
-    return False, None
+    return first_cue(_LOSS_CUES, text=_LOSS_FALSE_FRIENDS.sub(" ", p.text)) or (False, None)
 
 
 # --- code release -------------------------------------------------------------------------------
@@ -527,9 +523,7 @@ _REPORT = _rx(r"\btech(?:nical)? report\b|\b(?:this|the) (?:technical )?report (
 
 def model_report(p: PaperText) -> tuple[bool, str | None]:
     """Is the paper a model's technical report? (The study counts the methods they state apart.)"""
-    if m := _REPORT.search(p.text):
-        return True, m.group(0)
-    return False, None
+    return first_cue((Cue(True, _REPORT, label=""),), text=p.text) or (False, None)
 
 
 # --- one row of raw_arxiv.paper_features -----------------------------------------------------------
