@@ -432,17 +432,29 @@ def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | Non
 
 # --- code release -------------------------------------------------------------------------------
 _ARTEFACT = r"(?:code|codes|implementation|source code|codebase|framework|library|toolkit|models?|weights|data|datasets?|checkpoints)"
-_CODE_PHRASE = _rx(
-    # "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+_CODE_NOUN = r"(?:code|codes|source code|codebase|implementations?|scripts|harness(?:es)?)"
+_NOT_OWN_CODE = r"(?![\w-]*\s+(?:generation|benchmarks?|tasks?|reasoning|completion|domains?|problems|models?|LLMs?|agents?|editing|search|localization|execution|snippets))"
+_RELEASE_VERB = r"(?:release[sd]?|open[- ]?sourc(?:e|ed|es|ing)|publish(?:ed)?|share)"
+# "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+_CODE_AVAILABLE = _rx(
     r"\b(?:code|codes|implementation|source code|codebase)s?\b(?:(?:,| and| &) (?:the )?(?:\w+ ){0,2}?" + _ARTEFACT + r")*,?"
     r" (?:is|are|will be|has been|have been|can be|is being)? ?(?:also )?(?:fully |publicly |made |openly |freely )*"
     r"(?:available|released|open[- ]?sourced?|found|accessible|public)\b"
-    # "we fully open-source our model weights, training code and data", "we release the framework"
-    r"|\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
-    r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b"
     # "an open-source implementation of X is released", "the first open-source implementation"
-    r"|\bopen[- ]source (?:implementation|code|codebase)\b"
-)
+    r"|\bopen[- ]source (?:implementation|code|codebase)\b")
+# "we fully open-source our model weights, training code and data", "we release the framework"
+_WE_RELEASE = _rx(r"\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
+                  r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?"
+                  r"(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b" + _NOT_OWN_CODE)
+# one sentence that releases code among other things: "we release the model family, X, along with all our
+# code and data", "we have open-sourced the task schema, the harness and a public subset"
+_RELEASE_SENTENCE = _rx(r"\bwe (?:\w+ ){0,2}?" + _RELEASE_VERB + r"\b[^.]{0,150}?\b" + _CODE_NOUN + r"\b" + _NOT_OWN_CODE)
+_NOT_RELEASED = _rx(r"\b(?:not|no|never)\b[^.]{0,20}?\b(?:code|implementation|source|release|open)")
+# code as a task domain beside others ("prompts spanning math, code and science") is not a release
+_CODE_AS_DOMAIN = _rx(r"\b(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)(?:,? (?:and |or )?|/)(?:code|coding)\b|"
+                      r"\b(?:code|coding)(?:,? (?:and |or )?|/)(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)\b")
+_CODE_CUES = (Cue(True, _CODE_AVAILABLE, label="code available"), Cue(True, _WE_RELEASE, label="release"),
+              Cue(True, _RELEASE_SENTENCE, label="release in a sentence"))
 # a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
 _OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
                        r"github|homepage|website)[^.]{0,40}$")
@@ -466,6 +478,8 @@ def _names_the_paper(url: str, title: str) -> bool:
 
 
 def releases_code(p: PaperText) -> tuple[bool, str | None]:
+    """Does the paper release its own code? Reads the abstract, arXiv's comment and the row's code links;
+    the signal names the cue that decided ("link", "code available", "release", ...)."""
     text = f"{p.abstract} {p.comment or ''}"
     for url in dict.fromkeys([*find_code_urls(p.abstract, p.comment), *p.links]):
         if _NOT_CODE_URL.search(url):
@@ -477,13 +491,12 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
         before = text[max(0, pos - 50):pos].removesuffix("https://").removesuffix("http://")
         if pos >= 0 and _NOT_OURS_BEFORE.search(before) and not re.search(r"\b(?:our|code|we release)\b", before, re.I):
             continue
-        return True, url
-    if m := _CODE_PHRASE.search(text):
-        if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
-            return True, m.group(0)
+        return True, f"link: {url}"
+    if hit := first_cue(_CODE_CUES, text=_NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", text))):
+        return hit
     for m in _ANY_URL.finditer(text):
         if not _NOT_CODE_URL.search(m.group(0)) and _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
-            return True, m.group(0)
+            return True, f"link after a cue: {m.group(0)}"
     return False, None
 
 

@@ -197,6 +197,12 @@ def real_report(golds: list[Gold], frameworks=None) -> list[str]:
                  f"{size_exact / max(size_stated, 1):.3f}")
     lines.append(f"  candidate pool recall (RL papers)  {pool_hit}/{pool_rl} = {pool_hit / max(pool_rl, 1):.3f}"
                  "  (the arXiv query, answered by the fake server)")
+    decided: Counter[tuple[str, bool]] = Counter()  # releases_code: the cue that decided, right or wrong
+    for g in golds:
+        if signal := preds[g.key]["code_signal"]:
+            decided[signal.split(":")[0], g.releases_code] += 1
+    lines.append("  releases_code decided by (cue: right/wrong): " + "; ".join(
+        f"{cue} {decided[cue, True]}/{decided[cue, False]}" for cue in sorted({c for c, _ in decided})))
     n_kind = Counter(g.kind for g in golds)
     for a, b in (("system", "general_method"), ("general_method", "system"),
                  ("application", "general_method"), ("general_method", "application")):
