@@ -29,7 +29,7 @@ from ingestion.arxiv_parse import find_code_urls
 from ingestion.arxiv_pool import in_pool
 from ingestion.cues import Cue, first_cue
 
-SCREENER_VERSION = "2.0"
+SCREENER_VERSION = "2.1"
 
 KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
