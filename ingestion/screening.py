@@ -458,6 +458,9 @@ _CODE_CUES = (Cue(True, _CODE_AVAILABLE, label="code available"), Cue(True, _WE_
 # a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
 _OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
                        r"github|homepage|website)[^.]{0,40}$")
+# ... unless what is available there is only models or data ("All our datasets and models are available on <url>")
+_ONLY_MODELS_OR_DATA = _rx(r"^(?:(?!\bcodes?\b|implementation|repositor|\brepo\b|project|github|homepage|website|"
+                           r"framework|library|toolkit)[^.])*\b(?:models?|datasets?|data|weights|checkpoints)\b[^.]*$")
 _ANY_URL = re.compile(r"https?://[^\s,;()\[\]{}<>\"'`]+|\bthis https? URL\b", re.I)
 _NOT_OURS_BEFORE = _rx(r"(?:based on|buil[dt]s? (?:up)?on|building on|on top of|using|uses|we use|via|extends?|"
                        r"fork of|from)\s*(?:the )?(?:\w+[\s-]){0,3}\(?\s*$")
@@ -495,8 +498,10 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
     if hit := first_cue(_CODE_CUES, text=_NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", text))):
         return hit
     for m in _ANY_URL.finditer(text):
-        if not _NOT_CODE_URL.search(m.group(0)) and _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
-            return True, f"link after a cue: {m.group(0)}"
+        before = text[max(0, m.start() - 60):m.start()]
+        own = _OWN_LINK_BEFORE.search(before) and not _ONLY_MODELS_OR_DATA.search(before.rsplit(". ", 1)[-1])
+        if own and not _NOT_CODE_URL.search(m.group(0)):
+            return True, f"link after a cue: {m.group(0).rstrip('.:!?')}"
     return False, None
 
 
