@@ -18,8 +18,8 @@ general_method P/R 0.69/0.83 -> 0.91/0.95; system -> general_method 13/17 -> 0/1
 general_method 12/37 -> 1/37; changes_loss (general methods) 1.00/0.13 -> 0.87/0.85; releases_code
 0.93/0.61 -> 0.91/0.79 (12 of the 62 positives show no code in the Atom fields); size exact where
 stated 0.83 -> 0.93; is_rl_related R 0.92 -> 0.95; pool recall 0.98 (0.93 with RL AND LM terms only).
-Screener 2.1: releases_code 0.907/0.790 -> 0.911/0.823 (a release stated inside a longer sentence; every other
-figure unchanged). Of the 11 positives still missed, 6 state no code in any text the cache holds (abstract,
+Screener 2.1: releases_code 0.907/0.790 -> 0.927/0.823 (a release stated inside a longer sentence; a site said
+to hold only models or data is not code; every other figure unchanged). Of the 11 positives still missed, 6 state no code in any text the cache holds (abstract,
 comment, page links; one states it only in an earlier version of its abstract), 2 only in a footnote on the
 abstract of the paper's HTML, 3 only in links of third-party paper pages; none is in arXiv's Atom fields.
 The "decided by" line counts the cue that decided each releases_code, right/wrong against the labels.
