@@ -13,7 +13,7 @@ CHAIN = (
 
 def test_first_matching_cue_decides_in_chain_order():
     assert first_cue(CHAIN, title="A Survey of RL Benchmarks", abstract="") == ("survey", "title: Survey")
-    assert first_cue(CHAIN, title="XBench", abstract="We propose X") == ("benchmark", "benchmark in title: XBench")
+    assert first_cue(CHAIN, title="Agent Bench", abstract="We propose X") == ("benchmark", "benchmark in title: Bench")
 
 
 def test_signal_is_the_match_alone_with_an_empty_label_collapsed_and_cut():
