@@ -36,9 +36,11 @@ _ID_RE = re.compile(
     r"(?:v(?P<version>\d+))?$"
 )
 _WS_RE = re.compile(r"\s+")
-# Code links: GitHub, Hugging Face and GitLab (incl. self-hosted gitlab.* hosts), scheme optional.
+# Code links: GitHub, Hugging Face, GitLab (incl. self-hosted gitlab.* hosts), Gitee, Bitbucket, Codeberg and
+# anonymised review repositories (anonymous.4open.science), scheme optional.
 _CODE_URL_RE = re.compile(
-    r"(?:https?://)?(?:www\.)?(?:github\.com|huggingface\.co|gitlab\.com|gitlab\.[a-z0-9\-]+(?:\.[a-z]{2,})+)"
+    r"(?:https?://)?(?:www\.)?(?:github\.com|huggingface\.co|gitlab\.com|gitlab\.[a-z0-9\-]+(?:\.[a-z]{2,})+|"
+    r"gitee\.com|bitbucket\.org|codeberg\.org|anonymous\.4open\.science)"
     r"/[^\s,;()\[\]{}<>\"'`]+",
     re.IGNORECASE,
 )

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from ingestion.arxiv_parse import find_code_urls
 from ingestion.arxiv_pool import in_pool
+from ingestion.cues import Cue, first_cue
 
-SCREENER_VERSION = "2.0"
+SCREENER_VERSION = "2.1"
 
 KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
@@ -189,6 +190,12 @@ _SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\bacceler
                     r"\bscalable\b.*\bframework\b|\bframework\b.*\bscal\w+")
 
 
+# kinds a title says outright, then a survey's abstract: these decide before anything else
+_KIND_FIRST = (Cue("survey", _SURVEY_TITLE, "title"), Cue("benchmark", _BENCH_TITLE, "title"),
+               Cue("dataset", _DATA_TITLE, "title"), Cue("benchmark", _ENV_TITLE, "title"),
+               Cue("survey", _SURVEY_ABS, "abstract"))
+
+
 def system_cues(p: PaperText) -> list[str]:
     """The infrastructure families a paper names (see _SYSTEM_FAMILIES)."""
     return [f"{name}: {m.group(0)}" for name, rx in _SYSTEM_FAMILIES.items() if (m := rx.search(p.text))]
@@ -200,16 +207,8 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
     if not related:
         return "not_rl", why
     title, abstract = p.title, p.abstract
-    if m := _SURVEY_TITLE.search(title):
-        return "survey", f"title: {m.group(0)}"
-    if m := _BENCH_TITLE.search(title):
-        return "benchmark", f"title: {m.group(0)}"
-    if m := _DATA_TITLE.search(title):
-        return "dataset", f"title: {m.group(0)}"
-    if m := _ENV_TITLE.search(title):
-        return "benchmark", f"title: {m.group(0)}"
-    if m := _SURVEY_ABS.search(abstract):
-        return "survey", f"abstract: {m.group(0)}"
+    if hit := first_cue(_KIND_FIRST, title=title, abstract=abstract):
+        return hit
     cues = system_cues(p)
     if len(cues) >= 4 or (len(cues) >= 3 and _SYSTEM_TITLE.search(title)):
         return "system", "infrastructure cues: " + "; ".join(cues)
@@ -420,36 +419,48 @@ _LOSS_FALSE_FRIENDS = _rx(r"gradient[- ]norm clipping|gradient clipping|clip(?:p
                           r"model weights|open[- ]weights?|mask tokens for diffusion")
 
 
+_LOSS_CUES = (*(Cue(True, rx, label="") for rx in _LOSS_CHANGE), Cue(True, _LOSS_COMPONENTS, label="loss component"))
+
+
 def changes_loss(p: PaperText, kind: str | None = None) -> tuple[bool, str | None]:
     """Does the proposed method change a coefficient/clip/mask/weight in an existing loss?"""
     kind = kind or paper_kind(p)[0]
     if kind != "general_method":
         return False, None
-    text = _LOSS_FALSE_FRIENDS.sub(" ", p.text)
-    for rx in _LOSS_CHANGE:
-        if m := rx.search(text):
-            return True, m.group(0)[:100]
-    if m := _LOSS_COMPONENTS.search(text):
-        return True, f"loss component: {m.group(0)}"
-    return False, None
+    return first_cue(_LOSS_CUES, text=_LOSS_FALSE_FRIENDS.sub(" ", p.text)) or (False, None)
 
 
 # --- code release -------------------------------------------------------------------------------
 _ARTEFACT = r"(?:code|codes|implementation|source code|codebase|framework|library|toolkit|models?|weights|data|datasets?|checkpoints)"
-_CODE_PHRASE = _rx(
-    # "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+_CODE_NOUN = r"(?:code|codes|source code|codebase|implementations?|scripts|harness(?:es)?)"
+_NOT_OWN_CODE = r"(?![\w-]*\s+(?:generation|benchmarks?|tasks?|reasoning|completion|domains?|problems|models?|LLMs?|agents?|editing|search|localization|execution|snippets))"
+_RELEASE_VERB = r"(?:release[sd]?|open[- ]?sourc(?:e|ed|es|ing)|publish(?:ed)?|share)"
+# "our code, model and data are open source", "code will be made publicly available", "all code is open-source"
+_CODE_AVAILABLE = _rx(
     r"\b(?:code|codes|implementation|source code|codebase)s?\b(?:(?:,| and| &) (?:the )?(?:\w+ ){0,2}?" + _ARTEFACT + r")*,?"
     r" (?:is|are|will be|has been|have been|can be|is being)? ?(?:also )?(?:fully |publicly |made |openly |freely )*"
     r"(?:available|released|open[- ]?sourced?|found|accessible|public)\b"
-    # "we fully open-source our model weights, training code and data", "we release the framework"
-    r"|\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
-    r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b"
     # "an open-source implementation of X is released", "the first open-source implementation"
-    r"|\bopen[- ]source (?:implementation|code|codebase)\b"
-)
+    r"|\bopen[- ]source (?:implementation|code|codebase)\b")
+# "we fully open-source our model weights, training code and data", "we release the framework"
+_WE_RELEASE = _rx(r"\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource|make public)\b"
+                  r"(?: (?:our|the|all|its|[\w-]+,?)){0,6}? (?:and )?(?:\w+ )?"
+                  r"(?:code|codes|implementation|codebase|framework|library|toolkit|system)\b" + _NOT_OWN_CODE)
+# one sentence that releases code among other things: "we release the model family, X, along with all our
+# code and data", "we have open-sourced the task schema, the harness and a public subset"
+_RELEASE_SENTENCE = _rx(r"\bwe (?:\w+ ){0,2}?" + _RELEASE_VERB + r"\b[^.]{0,150}?\b" + _CODE_NOUN + r"\b" + _NOT_OWN_CODE)
+_NOT_RELEASED = _rx(r"\b(?:not|no|never)\b[^.]{0,20}?\b(?:code|implementation|source|release|open)")
+# code as a task domain beside others ("prompts spanning math, code and science") is not a release
+_CODE_AS_DOMAIN = _rx(r"\b(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)(?:,? (?:and |or )?|/)(?:code|coding)\b|"
+                      r"\b(?:code|coding)(?:,? (?:and |or )?|/)(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)\b")
+_CODE_CUES = (Cue(True, _CODE_AVAILABLE, label="code available"), Cue(True, _WE_RELEASE, label="release"),
+              Cue(True, _RELEASE_SENTENCE, label="release in a sentence"))
 # a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
 _OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
                        r"github|homepage|website)[^.]{0,40}$")
+# ... unless what is available there is only models or data ("All our datasets and models are available on <url>")
+_ONLY_MODELS_OR_DATA = _rx(r"^(?:(?!\bcodes?\b|implementation|repositor|\brepo\b|project|github|homepage|website|"
+                           r"framework|library|toolkit)[^.])*\b(?:models?|datasets?|data|weights|checkpoints)\b[^.]*$")
 _ANY_URL = re.compile(r"https?://[^\s,;()\[\]{}<>\"'`]+|\bthis https? URL\b", re.I)
 _NOT_OURS_BEFORE = _rx(r"(?:based on|buil[dt]s? (?:up)?on|building on|on top of|using|uses|we use|via|extends?|"
                        r"fork of|from)\s*(?:the )?(?:\w+[\s-]){0,3}\(?\s*$")
@@ -470,6 +481,8 @@ def _names_the_paper(url: str, title: str) -> bool:
 
 
 def releases_code(p: PaperText) -> tuple[bool, str | None]:
+    """Does the paper release its own code? Reads the abstract, arXiv's comment and the row's code links;
+    the signal names the cue that decided ("link", "code available", "release", ...)."""
     text = f"{p.abstract} {p.comment or ''}"
     for url in dict.fromkeys([*find_code_urls(p.abstract, p.comment), *p.links]):
         if _NOT_CODE_URL.search(url):
@@ -481,13 +494,14 @@ def releases_code(p: PaperText) -> tuple[bool, str | None]:
         before = text[max(0, pos - 50):pos].removesuffix("https://").removesuffix("http://")
         if pos >= 0 and _NOT_OURS_BEFORE.search(before) and not re.search(r"\b(?:our|code|we release)\b", before, re.I):
             continue
-        return True, url
-    if m := _CODE_PHRASE.search(text):
-        if not re.search(r"\b(?:not|no)\b[^.]{0,20}$", text[max(0, m.start() - 25):m.start()], re.I):
-            return True, m.group(0)
+        return True, f"link: {url}"
+    if hit := first_cue(_CODE_CUES, text=_NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", text))):
+        return hit
     for m in _ANY_URL.finditer(text):
-        if not _NOT_CODE_URL.search(m.group(0)) and _OWN_LINK_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
-            return True, m.group(0)
+        before = text[max(0, m.start() - 60):m.start()]
+        own = _OWN_LINK_BEFORE.search(before) and not _ONLY_MODELS_OR_DATA.search(before.rsplit(". ", 1)[-1])
+        if own and not _NOT_CODE_URL.search(m.group(0)):
+            return True, f"link after a cue: {m.group(0).rstrip('.:!?')}"
     return False, None
 
 
@@ -527,9 +541,7 @@ _REPORT = _rx(r"\btech(?:nical)? report\b|\b(?:this|the) (?:technical )?report (
 
 def model_report(p: PaperText) -> tuple[bool, str | None]:
     """Is the paper a model's technical report? (The study counts the methods they state apart.)"""
-    if m := _REPORT.search(p.text):
-        return True, m.group(0)
-    return False, None
+    return first_cue((Cue(True, _REPORT, label=""),), text=p.text) or (False, None)
 
 
 # --- one row of raw_arxiv.paper_features -----------------------------------------------------------

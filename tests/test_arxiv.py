@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, datetime, timedelta, timezone
 
 import dlt
@@ -430,3 +431,26 @@ def test_single_version_paper_is_updated_when_submitted():
            .replace("<updated>2025-05-20T09:31:02Z", "<updated>2025-04-02T11:00:00Z"))
     row = parse_entry(parse_feed(xml.encode()).entries[0], FETCHED)
     assert row["latest_version"] == 1 and row["updated_at"] == row["published_at"]
+
+
+# the live path: arXiv's comment and links in the summary reach the screener (Atom shape of the API answer)
+@pytest.mark.parametrize(
+    "summary_end, comment, expected",
+    [
+        ("", "<arxiv:comment>21 pages, 6 figures. Code: https://anonymous.4open.science/r/xpo-9F2C</arxiv:comment>",
+         "link: https://anonymous.4open.science/r/xpo-9F2C"),
+        ("", "<arxiv:comment>Accepted at a workshop. Project page and code: https://someone.github.io/xpo/</arxiv:comment>",
+         "link after a cue: https://someone.github.io/xpo/"),
+        (" We release the trained policies along with all our training code.", "", "release in a sentence"),
+        ("", "<arxiv:comment>Accepted at a workshop; 9 pages</arxiv:comment>", None),
+    ],
+)
+def test_comment_and_summary_reach_the_screener(summary_end, comment, expected):
+    from ingestion.screening import screen
+
+    xml = ENTRY_XML.replace("Code at github.com/BytedTsinghua-SIA/DAPO.", "Experiments on AIME." + summary_end)
+    xml = re.sub(r"<arxiv:comment>.*?</arxiv:comment>", comment, xml, flags=re.S)
+    row = parse_entry(parse_feed(xml.encode()).entries[0], FETCHED)
+    out = screen(row, [])
+    assert out["releases_code"] is (expected is not None)
+    assert (out["code_signal"] or "").startswith(expected or "")

@@ -200,6 +200,21 @@ def test_policy_size_moe_and_bounds(abstract, size):
         ("RL for LLMs trained with verl.", "Accepted at a conference", False),
         ("RL for LLMs. Code is not available.", None, False),
         ("RL for LLMs. Models are available at https://huggingface.co/me/xpo-7b.", None, False),
+        # release of code inside a longer sentence (cue "release in a sentence")
+        ("RL for LLMs. We release the resulting policies, XPO-7B and XPO-14B, together with all our code and "
+         "data for the community.", None, True),
+        ("RL for LLM agents. We publicly release the task schema, a containerised evaluation harness and 300 "
+         "public tasks.", None, True),
+        ("RL for LLMs. We have open-sourced our training scripts and checkpoints.", None, True),
+        ("RL for LLMs. We release a dataset of 80K prompts spanning math, code and science with verifiers.", None, False),
+        ("RL for LLMs. We release a benchmark of 500 code generation problems with unit tests.", None, False),
+        ("RL for LLMs. We do not release our code because of licensing.", None, False),
+        # a project site after an availability cue is code unless only models or data are said to be there
+        ("RL for LLMs. All our datasets and models are available on https://xpo-project.ai.", None, False),
+        ("RL for LLMs. Our models and training code are available on https://xpo-project.ai.", None, True),
+        # code hosts beyond GitHub in arXiv's comment
+        ("RL for LLMs.", "Under review. Code: https://anonymous.4open.science/r/xpo-5A1B", True),
+        ("RL for LLMs.", "12 pages. Implementation at https://gitee.com/someone/xpo", True),
     ],
 )
 def test_code_release_real_phrasing(abstract, comment, expected):
