@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ingestion.cues import signal
+
 CLASSIFIER_VERSION = "1.0"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 
@@ -140,7 +142,7 @@ def _labels_match(labels: Iterable[str], pattern: str) -> str | None:
 
 
 def _cue(m: re.Match[str] | None) -> str:
-    return re.sub(r"\s+", " ", m.group(0)).strip()[:60] if m else ""
+    return signal("", m, width=60) if m else ""
 
 
 def _headings(prose: str, pattern: re.Pattern[str]) -> str | None:
