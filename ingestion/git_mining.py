@@ -522,11 +522,25 @@ def _raw_listing(repo: Path, sha: str) -> dict[str, list[tuple[str, str]]] | Non
     return out
 
 
-def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Quarantined]) -> MinedCommit | None:
+def mine_commit(repo: Path, sha: str, stats: MiningStats | None = None, *,
+                max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE, quarantine: list[Quarantined] | None = None,
+                left_out: Iterable[str] = ()) -> MinedCommit | None:
+    """One commit alone, as `mine_commits` gives it: unreadable files are left out of its diff and
+    quarantined, and so are the paths `left_out` (how an earlier run that could not read them mined
+    it); None, quarantined, if the commit cannot be read."""
+    listing = _raw_listing(repo, sha) or {}
+    change_of = {path: (obj, change) for obj, items in listing.items() for path, change in items}
+    return _mine_alone(repo, sha, _CommitParser(stats if stats is not None else MiningStats(), max_scan_bytes),
+                       quarantine if quarantine is not None else [],
+                       {path: change_of.get(path, ("", "modified")) for path in left_out}, listing)
+
+
+def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Quarantined],
+                left_out: dict[str, tuple[str, str]] | None = None,
+                listing: dict[str, list[tuple[str, str]]] | None = None) -> MinedCommit | None:
     """Commit `sha` with the files whose objects cannot be read left out of its diff (kept as rows
     with unknown line counts, and quarantined); None, quarantined, if the commit cannot be read."""
-    left_out: dict[str, tuple[str, str]] = {}  # path -> (object id, change type)
-    listing: dict[str, list[tuple[str, str]]] | None = None
+    left_out = dict(left_out or {})  # path -> (object id, change type)
     message = ""
     for _ in range(MAX_UNREADABLE_PER_COMMIT):
         proc = subprocess.run(git_show_command(repo, sha, left_out), capture_output=True, check=False)
