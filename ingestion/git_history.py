@@ -87,6 +87,12 @@ def ensure_clone(url: str, path: Path, branch: str) -> Path:
     return path
 
 
+def _is_repository(path: Path) -> bool:
+    """`path` is a repository itself (bare, or a work tree's top), not a folder in or out of one."""
+    git_dir = git(path, "rev-parse", "--absolute-git-dir", check=False)
+    return bool(git_dir) and Path(git_dir).resolve() in (path.resolve(), (path / ".git").resolve())
+
+
 def repository_for(fw: config.Framework, world: World) -> Path:
     """The local repository to mine for `fw` (cloning or fetching it as needed)."""
     location = world.repository(fw.framework_id)
@@ -185,6 +191,9 @@ class MiningRun:
         head = resolve_ref(repo, f"refs/heads/{branch}")
         if head is None:
             head = resolve_ref(repo, "HEAD")
+            if head is None and not _is_repository(repo):
+                log.warning("git_history: %s: %s is not a git repository", fw.framework_id, repo)
+                return failed(fw, branch, open_items, f"not a git repository: {repo}", repo)
             if head is None:
                 log.warning("git_history: %s has no commits (%s)", fw.framework_id, repo)
                 return RepoResult(fw, repo, branch, None, stats=MiningStats(empty_repos=1), open_items=open_items)

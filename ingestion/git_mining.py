@@ -540,6 +540,7 @@ def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Qu
                 listing: dict[str, list[tuple[str, str]]] | None = None) -> MinedCommit | None:
     """Commit `sha` with the files whose objects cannot be read left out of its diff (kept as rows
     with unknown line counts, and quarantined); None, quarantined, if the commit cannot be read."""
+    given = set(left_out or ())
     left_out = dict(left_out or {})  # path -> (object id, change type)
     message = ""
     for _ in range(MAX_UNREADABLE_PER_COMMIT):
@@ -556,8 +557,9 @@ def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Qu
                                               "repository: a partial clone or corruption); the file is not diffed"))
             parser.stats.files += len(left_out)
             parser.stats.quarantined_files += len(left_out)
-            log.warning("git: %s: %s mined without %d unreadable file(s): %s", repo, sha[:12], len(left_out),
-                        ", ".join(left_out))
+            if unreadable := [path for path in left_out if path not in given]:
+                log.warning("git: %s: %s mined without %d unreadable file(s): %s", repo, sha[:12], len(unreadable),
+                            ", ".join(unreadable))
             return commit
         message = proc.stderr.decode(errors="replace")[:500].strip()
         missing = unreadable_object(message)
