@@ -10,9 +10,15 @@ clone, state and rows under one framework_id; the `repo` column always holds the
 The live world takes `RLTRACK_GIT_REPO_<FRAMEWORK_ID>` and `RLTRACK_GIT_REMOTE_TEMPLATE`.
 
 Mining (see `git_mining.py`): first-parent history of the default branch, one `git log` pass;
-`RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows).
+`RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows). Each framework
+is one job (`git_jobs.py`); when two or more have over `PARALLEL_MIN_COMMITS` new commits between
+them, the jobs run in `RLTRACK_GIT_WORKERS` (default: the CPU count) worker processes, which send
+back Arrow tables. This process alone keeps the dlt state and writes the warehouse.
 Files (or commits) whose git objects cannot be read (partial clones, corruption) are mined without
 them and listed in `git_quarantine` (merge on repo, sha, path) with the reason; the rest loads.
+Open items are retried on later runs and get `resolved_at` once their objects can be read. A
+repository that cannot be cloned, fetched or read at all is one row (sha and path ''); the other
+frameworks load, and its state is kept so the next run tries it again.
 
 Incremental: the source state remembers the last mined commit per framework and branch, and a
 run mines only `last..HEAD`. If `last` is no longer an ancestor of HEAD (force push), the branch
@@ -313,19 +319,20 @@ def git_history_source(
         (engine or os.environ.get("RLTRACK_GIT_ENGINE", "git")).lower(), max_scan_bytes, full,
     )
 
-    # The big tables go to dlt as Arrow tables (parquet files, no per-row normalising); the small
-    # ones as jsonl load files, which DuckDB reads in bulk (INSERT VALUES files were ~15x slower).
-    @dlt.resource(name="commits", primary_key=COMMIT_KEY, write_disposition="merge", columns=COMMIT_COLUMNS)
+    # The big tables go to dlt as Arrow tables and load from parquet files (no per-row normalising);
+    # the small ones as jsonl load files, which DuckDB reads in bulk (INSERT VALUES were ~15x slower).
+    @dlt.resource(name="commits", primary_key=COMMIT_KEY, write_disposition="merge", columns=COMMIT_COLUMNS,
+                  file_format="parquet")
     def commits() -> Iterator[pa.Table]:
         yield from run.tables("commits")
 
-    @dlt.resource(name="commit_files", primary_key=FILE_KEY, write_disposition="merge",
-                  columns=FILE_COLUMNS)
+    @dlt.resource(name="commit_files", primary_key=FILE_KEY, write_disposition="merge", columns=FILE_COLUMNS,
+                  file_format="parquet")
     def commit_files() -> Iterator[pa.Table]:
         yield from run.tables("commit_files")
 
     @dlt.resource(name="commit_mentions", primary_key=MENTION_KEY, write_disposition="merge",
-                  columns=MENTION_COLUMNS)
+                  columns=MENTION_COLUMNS, file_format="parquet")
     def commit_mentions() -> Iterator[pa.Table]:
         yield from run.tables("commit_mentions")
 

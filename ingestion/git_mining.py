@@ -179,6 +179,8 @@ def mentions_in(text: str, path: str, location: str, file_added: bool = False) -
 def bound_mentions(commit: MinedCommit, stats: MiningStats, limit: int = MAX_TOKENS_PER_COMMIT) -> None:
     """Keep every arXiv id and at most `limit` token rows per commit, strongest contexts first
     (a vendored import or a mass rename would otherwise add thousands of rows of no use)."""
+    if sum(len(g.items) for g in commit.mention_groups) <= limit:  # most commits: nothing to cut
+        return
     tokens = sorted(
         (CONTEXT_RANK[c], gi, v) for gi, g in enumerate(commit.mention_groups) for k, v, c in g.items if k == "token")
     if len(tokens) <= limit:
