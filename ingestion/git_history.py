@@ -31,12 +31,10 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
 import shutil
 import subprocess
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -45,7 +43,7 @@ import pyarrow as pa
 
 from ingestion import config
 from ingestion.contribution_rules import codeowners_summary, extract_rules
-from ingestion.git_jobs import MiningJob, RepoResult, failed, quarantine_row, run_job
+from ingestion.git_jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
 from ingestion.git_rows import (  # noqa: F401 - the row builders are part of this source's interface
     COMMIT_COLUMNS,
     COMMIT_KEY,
@@ -214,16 +212,7 @@ class MiningRun:
         them (a worker that breaks has its job run here instead)."""
         big = [job for size, job in sorted(jobs, key=lambda j: -j[0]) if size]
         parallel = self.workers > 1 and len(big) > 1 and sum(size for size, _ in jobs) >= PARALLEL_MIN_COMMITS
-        done: dict[str, RepoResult] = {}
-        if parallel:
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded process (Dagster)
-            with ProcessPoolExecutor(min(self.workers, len(big)), mp_context=context) as pool:
-                futures = {job.framework.framework_id: pool.submit(run_job, job) for job in big}
-                for fw_id, future in futures.items():
-                    try:
-                        done[fw_id] = future.result()
-                    except Exception as exc:  # noqa: BLE001 - a broken worker: mine here
-                        log.warning("git_history: %s: worker failed (%s); mining in this process", fw_id, exc)
+        done = run_in_workers(big, self.workers) if parallel else {}
         for _, job in jobs:
             if job.framework.framework_id not in done:
                 done[job.framework.framework_id] = run_job(job)

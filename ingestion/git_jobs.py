@@ -14,8 +14,12 @@ keys; rows the old mining had and the new one lacks are deleted) and the item is
 from __future__ import annotations
 
 import logging
+import os
+import pickle
+import queue
 import subprocess
 import sys
+import threading
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -280,3 +284,73 @@ def _retry(job: MiningJob, result: RepoResult) -> None:
     result.resolved = [{**i, "resolved_at": now.isoformat()} for key, i in items.items()
                        if key not in untried and key not in noted]
     result.open_items = [*(i for key, i in items.items() if key in untried and key not in noted), *noted.values()]
+
+
+# --- worker processes ------------------------------------------------------------------------
+# A worker is `python -m ingestion.git_jobs`: it reads length-prefixed pickled jobs on stdin and
+# writes each result the same way on stdout. A plain interpreter (not multiprocessing's spawn, which
+# would import the parent's main module: Dagster, dbt) starts in well under a second.
+def _send(stream, obj) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(8, "big") + data)
+    stream.flush()
+
+
+def _receive(stream):
+    header = stream.read(8)
+    if len(header) < 8:
+        return None
+    return pickle.loads(stream.read(int.from_bytes(header, "big")))
+
+
+def run_in_workers(jobs: list[MiningJob], workers: int) -> dict[str, RepoResult]:
+    """Run `jobs` (largest first, as given) in `workers` worker processes; a job whose worker
+    broke is left out (the caller runs it itself)."""
+    pending = queue.SimpleQueue()
+    for job in jobs:
+        pending.put(job)
+    done: dict[str, RepoResult] = {}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")) if p)}
+
+    def drive() -> None:
+        with subprocess.Popen([sys.executable, "-m", "ingestion.git_jobs"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, env=env) as proc:
+            try:
+                while True:
+                    try:
+                        job = pending.get_nowait()
+                    except queue.Empty:
+                        break
+                    _send(proc.stdin, job)
+                    result = _receive(proc.stdout)
+                    if result is None:
+                        log.warning("git_history: a mining worker stopped (exit %s) in %s", proc.poll(),
+                                    job.framework.framework_id)
+                        break
+                    done[job.framework.framework_id] = result
+            except (OSError, pickle.PickleError, EOFError) as exc:
+                log.warning("git_history: a mining worker failed: %s", exc)
+            finally:
+                proc.stdin.close()
+
+    threads = [threading.Thread(target=drive, daemon=True) for _ in range(min(workers, len(jobs)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return done
+
+
+def _serve() -> None:
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything else printed goes to stderr, never into the results
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    while (job := _receive(sys.stdin.buffer)) is not None:
+        _send(out, run_job(job))
+
+
+if __name__ == "__main__":
+    from ingestion.git_jobs import _serve as serve  # this module by its name: results unpickle as ingestion.git_jobs.*
+
+    serve()

@@ -496,6 +496,7 @@ def test_quarantined_files_are_mined_again_once_readable(tmp_path):
 
 def test_parallel_workers_load_the_same_rows(tmp_path, monkeypatch):
     import ingestion.git_history as gh
+    from ingestion.git_jobs import run_in_workers
 
     repos = []
     for name in ("toy", "other"):
@@ -506,12 +507,15 @@ def test_parallel_workers_load_the_same_rows(tmp_path, monkeypatch):
     fws = [FW, config.Framework("other", "Other", "o/other", (), "main", (), (), ("docs/",), True)]
     monkeypatch.setenv("RLTRACK_GIT_REPO_TOY", str(repos[0].path))
     monkeypatch.setenv("RLTRACK_GIT_REPO_OTHER", str(repos[1].path))
+    in_workers = []
+    monkeypatch.setattr(gh, "run_in_workers", lambda jobs, n: in_workers.append(run_in_workers(jobs, n)) or in_workers[-1])
+    monkeypatch.setattr(gh, "PARALLEL_MIN_COMMITS", 0)
     tables = []
     for workers, folder in ((1, "serial"), (2, "parallel")):
         monkeypatch.setenv("RLTRACK_GIT_WORKERS", str(workers))
-        monkeypatch.setattr(gh, "PARALLEL_MIN_COMMITS", 0)
         make_pipeline(tmp_path / folder).run(git_history_source(world=World.live(), frameworks=fws))
         with duckdb.connect(str(tmp_path / folder / "w.duckdb"), read_only=True) as con:
             tables.append([con.sql(f"select * exclude (_dlt_load_id, _dlt_id) from raw_git.{t} order by all").fetchall()
                            for t in ("commits", "commit_files", "commit_mentions")])
     assert tables[0] == tables[1] and len(tables[0][0]) == 6
+    assert len(in_workers) == 1 and set(in_workers[0]) == {"toy", "other"}  # the second load ran in two workers
