@@ -92,7 +92,6 @@ class RepoResult:
     open_items: list[dict] = field(default_factory=list)  # quarantine rows open after this run
     stats: MiningStats = field(default_factory=MiningStats)
     tables: dict[str, pa.Table] = field(default_factory=dict)  # rows to load, built by `build_tables`
-    _head_files: list[dict] | None = None
 
     def deletions(self) -> Iterator[tuple[str, MinedCommit]]:
         """(repo name, commit) pairs whose rows are deleted from the warehouse."""
