@@ -14,6 +14,8 @@ settings (`ingestion.pipelines.make_pipeline`); `RLTRACK_GIT_WORKERS` sets the m
 Usage:
   python bench/bench_real_history.py [--mirrors /work/.mirror] [--repo nemo_rl=/path/to/repo ...]
                                      [--frameworks trl verl ...] [--work /tmp/real-history]
+  python bench/bench_real_history.py --repo roll=/no/such/repo   # one framework unreadable: the
+                                     # others load, it is listed as a whole-repository quarantine row
 """
 
 from __future__ import annotations
@@ -50,9 +52,11 @@ def mirror_for(fw: config.Framework, mirrors: Path, given: dict[str, str]) -> Pa
 
 
 def shared_clone(source: Path, target: Path, branch: str) -> Path:
-    subprocess.run(["git", "clone", "-q", "--bare", "--shared", "--single-branch", "--no-tags",
-                    "--branch", branch, str(source), str(target)], check=True)
-    return target
+    """A `--shared` clone of `source`, or `source` itself when it cannot be cloned (a bad path: the
+    load then shows how the source records a repository it cannot read)."""
+    proc = subprocess.run(["git", "clone", "-q", "--bare", "--shared", "--single-branch", "--no-tags",
+                           "--branch", branch, str(source), str(target)], capture_output=True, check=False)
+    return target if proc.returncode == 0 else source
 
 
 def raw_git_figures(warehouse: Path, load_id: str | None = None) -> dict[str, int]:
@@ -118,8 +122,8 @@ def main() -> None:
         rows = raw_git_figures(work / "w.duckdb")
         with duckdb.connect(str(work / "w.duckdb"), read_only=True) as con:
             per_fw = con.sql("select framework_id, count(*) from raw_git.commits group by 1 order by 1").fetchall()
-            quarantined = con.sql("select framework_id, sha, path, reason from raw_git.git_quarantine "
-                                  "order by framework_id, sha, path").fetchall()
+            quarantined = con.sql("select framework_id, sha, path, reason, resolved_at is null from "
+                                  "raw_git.git_quarantine order by framework_id, sha, path").fetchall()
         commits = rows.get("commits", 0)
         print("\ncommits per framework: " + ", ".join(f"{f} {n}" for f, n in per_fw))
         print(f"first load   wall {first.wall:7.1f} s  cpu {first.cpu:7.1f} s  {commits} commits  (load average "
@@ -130,9 +134,10 @@ def main() -> None:
         print("rows per table: " + ", ".join(f"{t} {n:,}" for t, n in rows.items()))
         if commits:
             print(f"commit_mentions per commit: {rows.get('commit_mentions', 0) / commits:.1f}")
-        print(f"quarantined items: {len(quarantined)}")
-        for fw_id, sha, path, reason in quarantined:
-            print(f"  {fw_id:9s} {sha[:12]} {path or '(whole commit)'}: {reason[:70]}")
+        print(f"quarantined items: {len(quarantined)} ({sum(q[-1] for q in quarantined)} open)")
+        for fw_id, sha, path, reason, is_open in quarantined:
+            where = path or ("(whole commit)" if sha else "(whole repository)")
+            print(f"  {fw_id:9s} {sha[:12]:12s} {where}: {'' if is_open else '[resolved] '}{reason[:70]}")
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
