@@ -10,9 +10,15 @@ clone, state and rows under one framework_id; the `repo` column always holds the
 The live world takes `RLTRACK_GIT_REPO_<FRAMEWORK_ID>` and `RLTRACK_GIT_REMOTE_TEMPLATE`.
 
 Mining (see `git_mining.py`): first-parent history of the default branch, one `git log` pass;
-`RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows).
+`RLTRACK_GIT_ENGINE=pydriller` switches to the slower pydriller engine (same rows). Each framework
+is one job (`git_jobs.py`); when two or more have over `PARALLEL_MIN_COMMITS` new commits between
+them, the jobs run in `RLTRACK_GIT_WORKERS` (default: the CPU count) worker processes, which send
+back Arrow tables. This process alone keeps the dlt state and writes the warehouse.
 Files (or commits) whose git objects cannot be read (partial clones, corruption) are mined without
 them and listed in `git_quarantine` (merge on repo, sha, path) with the reason; the rest loads.
+Open items are retried on later runs and get `resolved_at` once their objects can be read. A
+repository that cannot be cloned, fetched or read at all is one row (sha and path ''); the other
+frameworks load, and its state is kept so the next run tries it again.
 
 Incremental: the source state remembers the last mined commit per framework and branch, and a
 run mines only `last..HEAD`. If `last` is no longer an ancestor of HEAD (force push), the branch
@@ -28,54 +34,42 @@ import logging
 import os
 import shutil
 import subprocess
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 import dlt
+import pyarrow as pa
 
 from ingestion import config
-from ingestion.mentions import CONTEXT_RANK, word_zipf
 from ingestion.contribution_rules import codeowners_summary, extract_rules
-from ingestion.git_mining import (
-    MAX_SCAN_BYTES_PER_FILE,
-    MinedCommit,
-    MiningStats,
-    Quarantined,
-    count_commits,
-    git,
-    is_ancestor,
-    mine_commits,
-    resolve_ref,
+from ingestion.git_jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
+from ingestion.git_rows import (  # noqa: F401 - the row builders are part of this source's interface
+    COMMIT_COLUMNS,
+    COMMIT_KEY,
+    FILE_COLUMNS,
+    FILE_KEY,
+    HEAD_FILE_COLUMNS,
+    MENTION_COLUMNS,
+    MENTION_KEY,
+    QUARANTINE_COLUMNS,
+    commit_row,
+    file_rows,
+    mention_rows,
 )
+from ingestion.git_mining import MAX_SCAN_BYTES_PER_FILE, MiningStats, count_commits, git, resolve_ref
 from ingestion.world import World
 
 log = logging.getLogger(__name__)
 
-MINED_REF = "refs/rltrack/mined/{branch}"
 MAX_HEAD_FILE_BYTES = 200_000
-_DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
-
-
-def _columns(text: str = "", bigint: str = "", bool_: str = "", timestamp: str = "") -> dict:
-    """Column hints (names by type), so a table exists with its columns before any row arrives."""
-    types = {"text": text, "bigint": bigint, "bool": bool_, "timestamp": timestamp}
-    return {name: {"data_type": t, **({"timezone": True} if t == "timestamp" else {})}
-            for t, names in types.items() for name in names.split()}
-
-
-_KEY = "framework_id repo sha"
-COMMIT_COLUMNS = {**_columns(f"{_KEY} parents author_name author_domain message branch",
-                             "insertions deletions files_changed", "is_merge on_default_branch",
-                             "authored_at committed_at"), **_DELETED}
-FILE_COLUMNS = {**_columns(f"{_KEY} path old_path change_type", "added_lines deleted_lines",
-                           "is_binary is_submodule scan_truncated"), **_DELETED}
-MENTION_COLUMNS = {**_columns(f"{_KEY} path kind value location"), **_DELETED}
-QUARANTINE_COLUMNS = _columns(f"{_KEY} path object_id reason", timestamp="noted_at")  # path '': whole commit
-HEAD_FILE_COLUMNS = {**_columns("framework_id repo head_sha path kind content", "size_bytes"), **_DELETED}
 QUARANTINE_TABLE = "git_quarantine"
+# Arrow tables get dlt's `_dlt_load_id` (staging reads it) and `_dlt_id` (NOT NULL in tables an
+# earlier jsonl load created) like dict rows do; dlt adds neither to Arrow items by default.
+dlt.config["normalize.parquet_normalizer.add_dlt_load_id"] = True
+dlt.config["normalize.parquet_normalizer.add_dlt_id"] = True
+# More new commits than this in two or more frameworks: they are mined in parallel worker processes.
+PARALLEL_MIN_COMMITS = 1_000
 
 
 # --- repositories ----------------------------------------------------------------------------
@@ -97,6 +91,12 @@ def ensure_clone(url: str, path: Path, branch: str) -> Path:
     return path
 
 
+def _is_repository(path: Path) -> bool:
+    """`path` is a repository itself (bare, or a work tree's top), not a folder in or out of one."""
+    git_dir = git(path, "rev-parse", "--absolute-git-dir", check=False)
+    return bool(git_dir) and Path(git_dir).resolve() in (path.resolve(), (path / ".git").resolve())
+
+
 def repository_for(fw: config.Framework, world: World) -> Path:
     """The local repository to mine for `fw` (cloning or fetching it as needed)."""
     location = world.repository(fw.framework_id)
@@ -106,90 +106,7 @@ def repository_for(fw: config.Framework, world: World) -> Path:
     return ensure_clone(url, Path(world.repos_dir) / fw.framework_id, fw.default_branch)
 
 
-# --- rows ------------------------------------------------------------------------------------
-def commit_row(fw: config.Framework, branch: str, c: MinedCommit, deleted: bool = False,
-               repo: str | None = None) -> dict:
-    return {
-        "framework_id": fw.framework_id, "repo": repo or fw.repo, "sha": c.sha,
-        "parents": json.dumps(c.parents), "is_merge": c.is_merge,
-        "author_name": c.author_name, "author_domain": c.author_domain,
-        "authored_at": c.authored_at, "committed_at": c.committed_at, "message": c.message,
-        "insertions": sum(f.added_lines or 0 for f in c.files),
-        "deletions": sum(f.deleted_lines or 0 for f in c.files),
-        "files_changed": len(c.files), "branch": branch, "on_default_branch": True,
-        "deleted": deleted,
-    }
-
-
-def file_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False,
-              repo: str | None = None) -> Iterator[dict]:
-    for f in c.files:
-        yield {
-            "framework_id": fw.framework_id, "repo": repo or fw.repo, "sha": c.sha, "path": f.path,
-            "old_path": f.old_path, "change_type": f.change_type, "added_lines": f.added_lines,
-            "deleted_lines": f.deleted_lines, "is_binary": f.is_binary,
-            "is_submodule": f.is_submodule, "scan_truncated": f.scan_truncated, "deleted": deleted,
-        }
-
-
-def mention_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False,
-                 repo: str | None = None) -> Iterator[dict]:
-    """One row per (path, location, kind, value), with the strongest context it was seen in
-    (a path listed twice keeps one row: the merge key must stay unique)."""
-    base = {"framework_id": fw.framework_id, "repo": repo or fw.repo, "sha": c.sha, "deleted": deleted}
-    best: dict[tuple[str, str, str, str], str] = {}
-    for g in c.mention_groups:
-        for kind, value, context in g.items:
-            key = (g.path, g.location, kind, value)
-            if key not in best or CONTEXT_RANK[context] < CONTEXT_RANK[best[key]]:
-                best[key] = context
-    for (path, location, kind, value), context in best.items():
-        yield {**base, "path": path, "kind": kind, "value": value, "location": location, "context": context,
-               "word_zipf": word_zipf(value) if kind == "token" else None}
-
-
-def batched(rows: Iterable[dict], size: int = 5_000) -> Iterator[list[dict]]:
-    """Rows in lists: dlt extracts a list of items far faster than the items one by one."""
-    batch: list[dict] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 # --- one run ---------------------------------------------------------------------------------
-@dataclass
-class RepoResult:
-    framework: config.Framework
-    path: Path | None
-    branch: str
-    head_sha: str | None
-    commits: list[MinedCommit] = field(default_factory=list)
-    removed: list[MinedCommit] = field(default_factory=list)  # left the branch (force push)
-    renamed_from: str | None = None  # former owner/name whose rows must go
-    quarantined: list[Quarantined] = field(default_factory=list)  # files/commits that could not be mined
-
-    def deletions(self) -> Iterator[tuple[str, MinedCommit]]:
-        """(repo name, commit) pairs whose rows are deleted from the warehouse."""
-        for c in self.removed:
-            yield self.framework.repo, c
-        if self.renamed_from:
-            for c in (*self.removed, *self.commits):
-                yield self.renamed_from, c
-    head_changed: bool = False
-    _head_files: list[dict] | None = None
-
-    def head_files(self) -> list[dict]:
-        """Contribution files and docs at HEAD (computed once per run)."""
-        if self._head_files is None:
-            self._head_files = ([] if self.head_sha is None or self.path is None
-                                else head_files(self.path, self.head_sha, self.framework.docs_paths))
-        return self._head_files
-
-
 def _state() -> dict:
     try:
         return dlt.current.source_state()
@@ -200,124 +117,107 @@ def _state() -> dict:
 _LOCAL_STATE: dict = {}
 
 
-def _progress(total: int, label: str):
-    """A tqdm bar on a terminal, nothing otherwise."""
-    if not sys.stderr.isatty() or total < 50:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, desc=f"mining {label}", unit="commit", file=sys.stderr, leave=False)
+def _workers() -> int:
+    return max(1, int(os.environ.get("RLTRACK_GIT_WORKERS") or os.cpu_count() or 1))
 
 
 class MiningRun:
-    """Mines each framework once per source run; every resource reads the cached result."""
+    """Mines every framework once per source run (in parallel processes when the work is large);
+    every resource reads the results. Only this process reads or writes the dlt state."""
 
     def __init__(self, frameworks: list[config.Framework], world: World, engine: str, max_scan_bytes: int,
-                 full: bool) -> None:
+                 full: bool, workers: int | None = None) -> None:
         self.frameworks = frameworks
         self.world = world
         self.engine = engine
         self.max_scan_bytes = max_scan_bytes
         self.full = full
+        self.workers = workers or _workers()
         self.stats = MiningStats()
-        self._results: dict[str, RepoResult] = {}
+        self._results: dict[str, RepoResult] | None = None
+        self._head_files: dict[str, list[dict]] = {}
 
     def results(self) -> Iterator[RepoResult]:
+        if self._results is None:
+            self._results = self._run()
         for fw in self.frameworks:
-            yield self.result(fw)
+            yield self._results[fw.framework_id]
 
-    def rows(self, to_rows: Callable[[RepoResult, MinedCommit, dict], Iterable[dict]]) -> Iterator[dict]:
-        """Every framework's rows: deletions for commits a rewrite dropped (under the name they were
-        stored with), then the newly mined commits. `to_rows(result, commit, row_kwargs)`."""
+    def tables(self, name: str) -> Iterator[pa.Table]:
         for r in self.results():
-            for name, c in r.deletions():
-                yield from to_rows(r, c, {"deleted": True, "repo": name})
-            for c in r.commits:
-                yield from to_rows(r, c, {})
+            table = r.tables.get(name)
+            if table is not None and table.num_rows:
+                yield table
 
-    def result(self, fw: config.Framework) -> RepoResult:
-        if fw.framework_id not in self._results:
-            self._results[fw.framework_id] = self._mine(fw)
-        return self._results[fw.framework_id]
+    def head_files(self, r: RepoResult) -> list[dict]:
+        """Contribution files and docs at HEAD (computed once per run)."""
+        fw_id = r.framework.framework_id
+        if fw_id not in self._head_files:
+            self._head_files[fw_id] = ([] if r.head_sha is None or r.path is None
+                                       else head_files(r.path, r.head_sha, r.framework.docs_paths))
+        return self._head_files[fw_id]
 
-    def _mine_range(self, repo: Path, rev_range: str, stats: MiningStats, label: str,
-                    quarantine: list[Quarantined] | None = None) -> list[MinedCommit]:
-        if self.engine == "pydriller":
-            from ingestion.git_pydriller import pydriller_commits
+    def _run(self) -> dict[str, RepoResult]:
+        state = _state()
+        remembered = state.setdefault("last_mined", {})
+        open_items = state.setdefault("open_quarantine", {})
+        results: dict[str, RepoResult] = {}
+        jobs: list[tuple[int, MiningJob]] = []
+        for fw in self.frameworks:
+            planned = self._plan(fw, remembered.get(f"{fw.framework_id}@{fw.default_branch}") or {},
+                                 open_items.get(fw.framework_id, []))
+            if isinstance(planned, RepoResult):
+                results[fw.framework_id] = planned
+            else:
+                jobs.append(planned)
+        results.update(self._run_jobs(jobs))
+        for fw in self.frameworks:
+            r = results[fw.framework_id]
+            self.stats.add(r.stats)
+            if r.remembered is not None:
+                remembered[f"{fw.framework_id}@{r.branch}"] = r.remembered
+            if r.open_items:
+                open_items[fw.framework_id] = r.open_items
+            else:
+                open_items.pop(fw.framework_id, None)
+        log.info("git_history: run stats %s", self.stats.as_dict())
+        return results
 
-            return list(pydriller_commits(repo, rev_range, stats, max_scan_bytes=self.max_scan_bytes))
-        bar = _progress(count_commits(repo, rev_range), label)
-        try:
-            return list(mine_commits(repo, rev_range, stats, max_scan_bytes=self.max_scan_bytes,
-                                     on_commit=(lambda _c: bar.update(1)) if bar else None,
-                                     quarantine=quarantine))
-        finally:
-            if bar is not None:
-                bar.close()
-
-    def _mine(self, fw: config.Framework) -> RepoResult:
-        stats = MiningStats()
-        repo = repository_for(fw, self.world)
+    def _plan(self, fw: config.Framework, previous: dict, open_items: list[dict]) -> tuple[int, MiningJob] | RepoResult:
+        """The job for `fw` and the number of commits it will mine (roughly), or the result when
+        there is nothing to mine (an empty repository) or the repository cannot be had."""
         branch = fw.default_branch
+        try:
+            repo = repository_for(fw, self.world)
+        except Exception as exc:  # noqa: BLE001 - one framework's failure must not stop the others
+            log.warning("git_history: %s: repository unavailable: %s", fw.framework_id, exc)
+            return failed(fw, branch, open_items, f"repository unavailable: {exc}"[:1000])
         head = resolve_ref(repo, f"refs/heads/{branch}")
         if head is None:
             head = resolve_ref(repo, "HEAD")
+            if head is None and not _is_repository(repo):
+                log.warning("git_history: %s: %s is not a git repository", fw.framework_id, repo)
+                return failed(fw, branch, open_items, f"not a git repository: {repo}", repo)
             if head is None:
-                stats.empty_repos += 1
                 log.warning("git_history: %s has no commits (%s)", fw.framework_id, repo)
-                self.stats.add(stats)
-                return RepoResult(fw, repo, branch, None)
-            stats.missing_branches += 1
+                return RepoResult(fw, repo, branch, None, stats=MiningStats(empty_repos=1), open_items=open_items)
             log.warning("git_history: %s has no branch %r, mining HEAD", fw.framework_id, branch)
-        key = f"{fw.framework_id}@{branch}"
-        remembered = _state().setdefault("last_mined", {})
-        previous = remembered.get(key) or {}
-        last = None if self.full else previous.get("sha")
-        result = RepoResult(fw, repo, branch, head, head_changed=last != head)
-        if previous.get("repo") and previous["repo"] != fw.repo:
-            # renamed on GitHub: rows move to the current name (re-mined in full), old-name rows go
-            result.renamed_from = previous["repo"]
-            result.head_changed = True
-            log.warning("git_history: %s moved %s -> %s; re-keying its rows", fw.framework_id,
-                        previous["repo"], fw.repo)
-            result.commits = self._mine_range(repo, head, stats, fw.framework_id, result.quarantined)
-            if last and resolve_ref(repo, last) and not is_ancestor(repo, last, head):
-                kept = {c.sha for c in result.commits}
-                result.removed = [c for c in self._mine_range(repo, last, MiningStats(), fw.framework_id)
-                                  if c.sha not in kept]
-        elif last == head:
-            pass
-        elif last and resolve_ref(repo, last) and is_ancestor(repo, last, head):
-            result.commits = self._mine_range(repo, f"{last}..{head}", stats, fw.framework_id, result.quarantined)
-        elif last:
-            stats.history_rewrites += 1
-            base = git(repo, "merge-base", last, head, check=False) if resolve_ref(repo, last) else ""
-            log.warning("git_history: %s@%s was rewritten (%s is not an ancestor of %s); "
-                        "re-mining from %s", fw.framework_id, branch, last[:12], head[:12],
-                        base[:12] or "the root")
-            result.commits = self._mine_range(repo, f"{base}..{head}" if base else head, stats,
-                                              fw.framework_id, result.quarantined)
-            if resolve_ref(repo, last):
-                kept = {c.sha for c in result.commits}
-                gone = self._mine_range(repo, f"{base}..{last}" if base else last, MiningStats(),
-                                        fw.framework_id)
-                result.removed = [c for c in gone if c.sha not in kept]
-            else:
-                log.warning("git_history: objects of %s are gone; stale rows cannot be removed", last[:12])
-        else:
-            result.commits = self._mine_range(repo, head, stats, fw.framework_id, result.quarantined)
-        if result.quarantined:
-            log.warning("git_history: %s: %d item(s) quarantined: %s", fw.framework_id, len(result.quarantined),
-                        "; ".join(f"{q.sha[:12]} {q.path or '(commit)'}" for q in result.quarantined[:20]))
-        git(repo, "update-ref", MINED_REF.format(branch=branch), head, check=False)
-        remembered[key] = {"sha": head, "repo": fw.repo,
-                           "mined_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        log.info("git_history: %s %s..%s: %d new commits, %d removed, stats %s", fw.framework_id,
-                 (last or "root")[:12], head[:12], len(result.commits), len(result.removed), stats.as_dict())
-        self.stats.add(stats)
-        return result
+            self.stats.missing_branches += 1
+        job = MiningJob(fw, repo, branch, head, previous, open_items, self.engine, self.max_scan_bytes, self.full)
+        last = job.last
+        return (0 if last == head else count_commits(repo, f"{last}..{head}" if last else head)), job
+
+    def _run_jobs(self, jobs: list[tuple[int, MiningJob]]) -> dict[str, RepoResult]:
+        """Each job's result, in worker processes when two or more jobs are large enough to pay for
+        them (a worker that breaks has its job run here instead)."""
+        big = [job for size, job in sorted(jobs, key=lambda j: -j[0]) if size]
+        parallel = self.workers > 1 and len(big) > 1 and sum(size for size, _ in jobs) >= PARALLEL_MIN_COMMITS
+        done = run_in_workers(big, self.workers) if parallel else {}
+        for _, job in jobs:
+            if job.framework.framework_id not in done:
+                done[job.framework.framework_id] = run_job(job)
+        return done
+
 
 
 # --- HEAD snapshot ---------------------------------------------------------------------------
@@ -408,22 +308,22 @@ def git_history_source(
         (engine or os.environ.get("RLTRACK_GIT_ENGINE", "git")).lower(), max_scan_bytes, full,
     )
 
-    # jsonl load files: DuckDB reads them in bulk (INSERT VALUES files were ~15x slower to load)
-    @dlt.resource(name="commits", primary_key=("repo", "sha"), write_disposition="merge", columns=COMMIT_COLUMNS,
-                  file_format="jsonl")
-    def commits() -> Iterator[list[dict]]:
-        yield from batched(run.rows(lambda r, c, kw: [commit_row(r.framework, r.branch, c, **kw)]))
-        log.info("git_history: run stats %s", run.stats.as_dict())
+    # The big tables go to dlt as Arrow tables and load from parquet files (no per-row normalising);
+    # the small ones as jsonl load files, which DuckDB reads in bulk (INSERT VALUES were ~15x slower).
+    @dlt.resource(name="commits", primary_key=COMMIT_KEY, write_disposition="merge", columns=COMMIT_COLUMNS,
+                  file_format="parquet")
+    def commits() -> Iterator[pa.Table]:
+        yield from run.tables("commits")
 
-    @dlt.resource(name="commit_files", primary_key=("repo", "sha", "path"), write_disposition="merge",
-                  columns=FILE_COLUMNS, file_format="jsonl")
-    def commit_files() -> Iterator[list[dict]]:
-        yield from batched(run.rows(lambda r, c, kw: file_rows(r.framework, c, **kw)))
+    @dlt.resource(name="commit_files", primary_key=FILE_KEY, write_disposition="merge", columns=FILE_COLUMNS,
+                  file_format="parquet")
+    def commit_files() -> Iterator[pa.Table]:
+        yield from run.tables("commit_files")
 
-    @dlt.resource(name="commit_mentions", primary_key=("repo", "sha", "path", "kind", "value", "location"),
-                  write_disposition="merge", columns=MENTION_COLUMNS, file_format="jsonl")
-    def commit_mentions() -> Iterator[list[dict]]:
-        yield from batched(run.rows(lambda r, c, kw: mention_rows(r.framework, c, **kw)))
+    @dlt.resource(name="commit_mentions", primary_key=MENTION_KEY, write_disposition="merge",
+                  columns=MENTION_COLUMNS, file_format="parquet")
+    def commit_mentions() -> Iterator[pa.Table]:
+        yield from run.tables("commit_mentions")
 
     @dlt.resource(name="repo_files_at_head", primary_key=("framework_id", "path"), write_disposition="merge",
                   columns=HEAD_FILE_COLUMNS, file_format="jsonl")
@@ -433,7 +333,7 @@ def git_history_source(
             if r.head_sha is None or r.path is None or not r.head_changed:
                 continue
             fw = r.framework
-            rows = r.head_files()
+            rows = run.head_files(r)
             for row in rows:
                 yield {"framework_id": fw.framework_id, "repo": fw.repo, "head_sha": r.head_sha,
                        **row, "deleted": False}
@@ -449,7 +349,7 @@ def git_history_source(
         for r in run.results():
             if r.head_sha is None or not r.head_changed:
                 continue
-            files = r.head_files()
+            files = run.head_files(r)
             rules = extract_rules(files)
             yield {"framework_id": r.framework.framework_id, "repo": r.framework.repo, "head_sha": r.head_sha,
                    **{k: rules[k] for k in ("issue_first", "tests_required", "paper_link_required",
@@ -460,10 +360,11 @@ def git_history_source(
     @dlt.resource(name=QUARANTINE_TABLE, primary_key=("repo", "sha", "path"), write_disposition="merge",
                   columns=QUARANTINE_COLUMNS, file_format="jsonl")
     def git_quarantine() -> Iterator[dict]:
-        noted_at = datetime.now(timezone.utc)
+        """This run's quarantined items (a repository that could not be read: sha and path ''), and
+        the items of earlier runs that this run found readable (resolved_at set)."""
+        noted_at = datetime.now(timezone.utc).isoformat()
         for r in run.results():
-            for q in r.quarantined:
-                yield {"framework_id": r.framework.framework_id, "repo": r.framework.repo, "sha": q.sha,
-                       "path": q.path, "object_id": q.object_id, "reason": q.reason, "noted_at": noted_at}
+            for row in (*(quarantine_row(r.framework, q, noted_at) for q in r.quarantined), *r.resolved):
+                yield {**row, **{k: datetime.fromisoformat(row[k]) for k in ("noted_at", "resolved_at") if row[k]}}
 
     return commits, commit_files, commit_mentions, repo_files_at_head, contribution_rules, git_quarantine

@@ -179,6 +179,8 @@ def mentions_in(text: str, path: str, location: str, file_added: bool = False) -
 def bound_mentions(commit: MinedCommit, stats: MiningStats, limit: int = MAX_TOKENS_PER_COMMIT) -> None:
     """Keep every arXiv id and at most `limit` token rows per commit, strongest contexts first
     (a vendored import or a mass rename would otherwise add thousands of rows of no use)."""
+    if sum(len(g.items) for g in commit.mention_groups) <= limit:  # most commits: nothing to cut
+        return
     tokens = sorted(
         (CONTEXT_RANK[c], gi, v) for gi, g in enumerate(commit.mention_groups) for k, v, c in g.items if k == "token")
     if len(tokens) <= limit:
@@ -522,11 +524,26 @@ def _raw_listing(repo: Path, sha: str) -> dict[str, list[tuple[str, str]]] | Non
     return out
 
 
-def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Quarantined]) -> MinedCommit | None:
+def mine_commit(repo: Path, sha: str, stats: MiningStats | None = None, *,
+                max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE, quarantine: list[Quarantined] | None = None,
+                left_out: Iterable[str] = ()) -> MinedCommit | None:
+    """One commit alone, as `mine_commits` gives it: unreadable files are left out of its diff and
+    quarantined, and so are the paths `left_out` (how an earlier run that could not read them mined
+    it); None, quarantined, if the commit cannot be read."""
+    listing = _raw_listing(repo, sha) or {}
+    change_of = {path: (obj, change) for obj, items in listing.items() for path, change in items}
+    return _mine_alone(repo, sha, _CommitParser(stats if stats is not None else MiningStats(), max_scan_bytes),
+                       quarantine if quarantine is not None else [],
+                       {path: change_of.get(path, ("", "modified")) for path in left_out}, listing)
+
+
+def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Quarantined],
+                left_out: dict[str, tuple[str, str]] | None = None,
+                listing: dict[str, list[tuple[str, str]]] | None = None) -> MinedCommit | None:
     """Commit `sha` with the files whose objects cannot be read left out of its diff (kept as rows
     with unknown line counts, and quarantined); None, quarantined, if the commit cannot be read."""
-    left_out: dict[str, tuple[str, str]] = {}  # path -> (object id, change type)
-    listing: dict[str, list[tuple[str, str]]] | None = None
+    given = set(left_out or ())
+    left_out = dict(left_out or {})  # path -> (object id, change type)
     message = ""
     for _ in range(MAX_UNREADABLE_PER_COMMIT):
         proc = subprocess.run(git_show_command(repo, sha, left_out), capture_output=True, check=False)
@@ -542,8 +559,9 @@ def _mine_alone(repo: Path, sha: str, parser: _CommitParser, quarantine: list[Qu
                                               "repository: a partial clone or corruption); the file is not diffed"))
             parser.stats.files += len(left_out)
             parser.stats.quarantined_files += len(left_out)
-            log.warning("git: %s: %s mined without %d unreadable file(s): %s", repo, sha[:12], len(left_out),
-                        ", ".join(left_out))
+            if unreadable := [path for path in left_out if path not in given]:
+                log.warning("git: %s: %s mined without %d unreadable file(s): %s", repo, sha[:12], len(unreadable),
+                            ", ".join(unreadable))
             return commit
         message = proc.stderr.decode(errors="replace")[:500].strip()
         missing = unreadable_object(message)

@@ -257,7 +257,7 @@ def _scan_code(text: str, found: _Found) -> None:
 
 def _scan_script(text: str, found: _Found) -> None:
     keys, values = [], []
-    for rx in (_FLAG_RE, _OVERRIDE_RE):
+    for rx in (_FLAG_RE, _OVERRIDE_RE) if "--" in text else (_OVERRIDE_RE,):  # a flag needs "--"
         for m in rx.finditer(text):
             keys.append(m.group(1).rsplit(".", 1)[-1])
             values.append(m.group(2) or "")

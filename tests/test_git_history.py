@@ -417,3 +417,105 @@ def test_partial_repository_loads_with_a_quarantine_table_and_other_repositories
                        f"and sha = '{shas['big']}'").fetchall() == [(None,)]
     finally:
         con.close()
+
+
+# --- a repository that cannot be had; quarantine retried; parallel mining ---------------------
+def _quarantine(tmp_path: Path) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        return con.sql("select framework_id, sha, path, reason, resolved_at is not null from raw_git.git_quarantine "
+                       "order by framework_id, sha, path").fetchall()
+
+
+def test_a_repository_that_cannot_be_had_costs_only_its_framework(tmp_path):
+    good = Repo(tmp_path / "good")
+    good.commit("feat: gspo", {"a.py": "loss = 'gspo'\n"})
+    not_a_repo = tmp_path / "plain-folder"
+    not_a_repo.mkdir()
+    broken = [config.Framework(f"bad{i}", "Bad", f"o/bad{i}", (), "main", (), (), ("docs/",), True) for i in (1, 2)]
+    env = {"RLTRACK_GIT_REPO_TOY": str(good.path), "RLTRACK_GIT_REPO_BAD1": str(tmp_path / "no" / "such" / "repo"),
+           "RLTRACK_GIT_REPO_BAD2": str(not_a_repo)}
+    os.environ.update(env)
+    try:
+        load = make_pipeline(tmp_path).run(git_history_source(world=World.live().replace(repos_dir=tmp_path / "clones"),
+                                                              frameworks=[*broken, FW]))
+        assert not load.has_failed_jobs
+        assert counts(tmp_path)["commits"] == 1
+        rows = _quarantine(tmp_path)
+        assert [(f, s, p, done) for f, s, p, _, done in rows] == [("bad1", "", "", False), ("bad2", "", "", False)]
+        assert "repository unavailable: git clone" in rows[0][3] and "not a git repository" in rows[1][3]
+        # the repository comes back: it loads, and its quarantine row is resolved
+        Repo(not_a_repo).commit("init", {"b.py": "x = 1\n"})
+        make_pipeline(tmp_path).run(git_history_source(world=World.live().replace(repos_dir=tmp_path / "clones"),
+                                                       frameworks=[*broken, FW]))
+    finally:
+        for key in env:
+            del os.environ[key]
+    assert counts(tmp_path)["commits"] == 2
+    assert [(f, done) for f, _, _, _, done in _quarantine(tmp_path)] == [("bad1", False), ("bad2", True)]
+
+
+def _loose(repo: Repo, spec: str) -> tuple[Path, bytes]:
+    obj = repo.git("rev-parse", spec)
+    path = repo.path / ".git" / "objects" / obj[:2] / obj[2:]
+    return path, path.read_bytes()
+
+
+def test_quarantined_files_are_mined_again_once_readable(tmp_path):
+    r = Repo(tmp_path / "r")
+    r.commit("init", {"a.py": "x = 1\n"})
+    added = r.commit("add the loss", {"algo.py": "def gspo_loss():\n    pass\n", "b.py": "y = 2\n"})
+    moved = r.commit("move it", {"algo.py": None, "pkg/algo.py": "def gspo_loss():\n    pass\n"})
+    blob, saved = _loose(r, f"{added}:algo.py")
+    blob.unlink()  # as a partial clone lacks it
+    run(tmp_path, r)
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        before = con.sql("select sha, path, added_lines from raw_git.commit_files order by all").fetchall()
+    assert (moved, "algo.py", None) in before and (added, "algo.py", None) in before
+    assert [(s, p, done) for _, s, p, _, done in _quarantine(tmp_path)] == sorted(
+        [(added, "algo.py", False), (moved, "algo.py", False), (moved, "pkg/algo.py", False)])
+    run(tmp_path, r)  # still unreadable: nothing changes
+    assert all(not done for *_, done in _quarantine(tmp_path))
+
+    blob.write_bytes(saved)  # fetched again
+    for _ in range(2):  # the second run finds nothing to do
+        run(tmp_path, r)
+        assert {k: n for k, n in counts(tmp_path).items() if k != "commit_mentions"} == {"commits": 3, "commit_files": 4}
+        assert all(done for *_, done in _quarantine(tmp_path)) and len(_quarantine(tmp_path)) == 3
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        files = con.sql("select sha, path, old_path, change_type, added_lines from raw_git.commit_files "
+                        "order by all").fetchall()
+        found = con.sql("select sha, path from raw_git.commit_mentions where value = 'gspo_loss' order by all").fetchall()
+        dupes = con.sql("select count(*) - count(distinct (sha, path, kind, value, location)) "
+                        "from raw_git.commit_mentions").fetchall()[0][0]
+        insertions = con.sql(f"select insertions from raw_git.commits where sha = '{added}'").fetchall()
+    assert (added, "algo.py", None, "added", 2) in files
+    assert (moved, "pkg/algo.py", "algo.py", "renamed", 0) in files  # the rename is seen again
+    assert not any(s == moved and p == "algo.py" for s, p, *_ in files)  # the stale row is gone
+    assert (added, "algo.py") in found and dupes == 0 and insertions == [(3,)]
+
+
+def test_parallel_workers_load_the_same_rows(tmp_path, monkeypatch):
+    import ingestion.git_history as gh
+    from ingestion.git_jobs import run_in_workers
+
+    repos = []
+    for name in ("toy", "other"):
+        r = Repo(tmp_path / name)
+        for i in range(3):
+            r.commit(f"feat: step {i} arXiv:2507.1807{i}", {f"m{i}.py": f"def method_{name}_{i}():\n    pass\n"})
+        repos.append(r)
+    fws = [FW, config.Framework("other", "Other", "o/other", (), "main", (), (), ("docs/",), True)]
+    monkeypatch.setenv("RLTRACK_GIT_REPO_TOY", str(repos[0].path))
+    monkeypatch.setenv("RLTRACK_GIT_REPO_OTHER", str(repos[1].path))
+    in_workers = []
+    monkeypatch.setattr(gh, "run_in_workers", lambda jobs, n: in_workers.append(run_in_workers(jobs, n)) or in_workers[-1])
+    monkeypatch.setattr(gh, "PARALLEL_MIN_COMMITS", 0)
+    tables = []
+    for workers, folder in ((1, "serial"), (2, "parallel")):
+        monkeypatch.setenv("RLTRACK_GIT_WORKERS", str(workers))
+        make_pipeline(tmp_path / folder).run(git_history_source(world=World.live(), frameworks=fws))
+        with duckdb.connect(str(tmp_path / folder / "w.duckdb"), read_only=True) as con:
+            tables.append([con.sql(f"select * exclude (_dlt_load_id, _dlt_id) from raw_git.{t} order by all").fetchall()
+                           for t in ("commits", "commit_files", "commit_mentions")])
+    assert tables[0] == tables[1] and len(tables[0][0]) == 6
+    assert len(in_workers) == 1 and set(in_workers[0]) == {"toy", "other"}  # the second load ran in two workers

@@ -108,9 +108,13 @@ def _with_counts(results: list, pipeline, context: AssetExecutionContext | None 
         extra: dict[str, Any] = {}
         if table.endswith("quarantine") and new:
             rows = quarantined_rows(pipeline, table, load_ids)
+            if resolved := [row for row in rows if row.get("resolved_at", "None") != "None"]:
+                extra["resolved_this_run"] = dg.MetadataValue.json(resolved)
+                rows = [row for row in rows if row not in resolved]
             extra["quarantined_this_run"] = dg.MetadataValue.json(rows)
-            if context is not None:
-                context.log.warning(f"{pipeline.dataset_name}.{table}: {new} item(s) quarantined this run, "
+            if context is not None and rows:
+                context.log.warning(f"{pipeline.dataset_name}.{table}: {new - len(resolved)} item(s) quarantined "
+                                    "or noted again this run, "
                                     f"e.g. {rows[:3]}")
         yield dg.MaterializeResult(
             asset_key=r.asset_key,
