@@ -34,7 +34,7 @@ _OLD_ID = (
 # Contexts that announce an arXiv id: URLs of arXiv and its mirrors/readers, and `arXiv:` / `arXiv `.
 _CONTEXT = (
     r"(?:(?:export\.)?arxiv\.org/(?:abs|pdf|html|format|ps)/"
-    r"|(?:huggingface|hf)\.co/papers/"
+    r"|(?:huggingface|hf)(?:\.co)?/papers/"  # `huggingface/papers/` (a dropped `.co`) is seen too
     r"|alphaxiv\.org/(?:abs|overview)/"
     r"|papers\.cool/arxiv/"
     r"|semanticscholar\.org/arxiv/"
@@ -78,6 +78,8 @@ def _canonical_old(old: str) -> str:
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 _VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
+# a mixed-case word of letters and digits with a lower-to-upper step (ReTool, DeepScaleR, ProRL)
+_CAMEL_NAME_RE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9]*[a-z][A-Z])[A-Za-z][A-Za-z0-9]{2,30}(?![\w-])")
 _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
@@ -242,6 +244,16 @@ class _Found:
         for tok in find_tokens(text):
             self.add("token", tok, context)
 
+    def name_tokens(self, text: str, context: str) -> None:
+        """Prose that names things (a commit subject, a heading, a link text): a CamelCase word
+        there is a name as its paper spells it (`ReTool`, `ProRL`), so it is also kept whole
+        (`retool`, `prorl`: how a name's alias is normalised), besides its parts."""
+        self.tokens(text, context)
+        for word in _CAMEL_NAME_RE.findall(text):
+            token = word.lower().replace("-", "_")
+            if _keep(token):
+                self.add("token", token, context)
+
     def ids(self, text: str, context: str) -> None:
         for aid in find_arxiv_ids(text):
             self.add("arxiv_id", aid, context)
@@ -315,7 +327,7 @@ def _scan_docs(text: str, found: _Found) -> None:
             sections = [s for s in sections if s[0] < level] + [(level, title)]
             outer = " ".join(t for _, t in sections[:-1])
             context = _line_context(title, outer) if outer else "docs_heading"
-            found.tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
+            found.name_tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
             found.ids(line, "related_work" if _RELATED_RE.search(line) else "docs_heading")
             continue
         section = " ".join(t for _, t in sections)
@@ -349,7 +361,7 @@ def contextual_mentions(text: str, path: str, location: str, file_added: bool = 
     found = _Found()
     if location == "message":
         found.ids(text, "message")
-        found.tokens(text.split("\n", 1)[0], "message")
+        found.name_tokens(text.split("\n", 1)[0], "message")
         return found
     if file_added:
         found.tokens(_path_tokens(path), "path")

@@ -24,6 +24,7 @@ mentions as (
         m.mention_location,
         m.mention_context,
         c.committed_at,
+        c.authored_at,
         c.message
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join commits as c
@@ -74,7 +75,8 @@ aliases as (
         alias_token,
         alias_status,
         alias_reason,
-        is_framework_name
+        is_framework_name,
+        is_model_name
     from {{ ref('int_methods__aliases') }}
 ),
 
@@ -95,7 +97,7 @@ corroborated as (
             and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
     where
         m.mention_kind = 'token'
-        and a.alias_status <> 'usable' and not a.is_framework_name
+        and a.alias_status <> 'usable' and not a.is_framework_name and not a.is_model_name
         and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
 ),
 
@@ -210,6 +212,7 @@ select
     g.mention_context,
     g.place,
     g.committed_at,
+    g.authored_at,
     g.mention_value as matched_value,
     g.match_kind,
     case when g.place = 'docs' then 'docs' else g.match_kind end as evidence,
