@@ -206,7 +206,8 @@ _NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|�
 _RELATED_RE = re.compile(
     r"related work|awesome|built (?:with|on|upon)|powered by|projects? (?:using|based)|community|"
     r"citation|cite|bibtex|reference|acknowledg|publications?|papers? using|adopted by|used by|"
-    r"@(?:article|misc|inproceedings)|\b(?:journal|booktitle|eprint|archiveprefix)\s*=", re.I)
+    r"@(?:article|misc|inproceedings)|\b(?:journal|booktitle|eprint|archiveprefix)\s*=|"
+    r"img\.shields\.io|\bbadge\b", re.I)  # a badge links the project's own paper
 
 
 def file_kind(path: str) -> str:
@@ -307,6 +308,11 @@ def _cited_inline(line: str, arxiv_id: str) -> bool:
     return len(_PROSE_WORD_RE.findall(_URL_OR_TARGET_RE.sub(" ", after))) >= INLINE_WORDS_AFTER
 
 
+def _is_underline(line: str, previous: str) -> bool:
+    """`~~~~` under a line of text underlines a heading (reStructuredText), it opens no fence."""
+    return bool(previous.strip()) and not line.strip().strip("~")
+
+
 def _scan_docs(text: str, found: _Found) -> None:
     """Headings and link texts give tokens; ids take the context of their line and section (a
     heading under a related-work/news heading inherits it); fenced code is scanned as code."""
@@ -314,7 +320,7 @@ def _scan_docs(text: str, found: _Found) -> None:
     fenced, code = False, []
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if _FENCE_RE.match(line):
+        if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
             fenced = not fenced
             continue
         if fenced:

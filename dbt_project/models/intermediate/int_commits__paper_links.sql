@@ -142,6 +142,8 @@ placed as (
                     select 1 as hit from docs_paths as d
                     where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
                 ) then 'docs'
+            -- any docs tree: a package's docs/, old_docs/, a docs site (docs_<name>/, docs-site/)
+            when {{ regex_contains('lower(l.path)', '(^|/)([^/]*[-_])?docs?([-_][^/]*)?/') }} then 'docs'
             when {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?)/') }} then 'example'
             when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
@@ -195,6 +197,8 @@ graded as (
                             then 'implementation'
                         else 'citation'
                     end
+            when pl.place = 'docs' and not pl.is_docs_file and pl.mention_context = 'code_comment'
+                then 'citation'
             when pl.place = 'docs' or pl.is_docs_file then 'documented'
             else 'implementation'
         end as evidence_grade
@@ -228,6 +232,8 @@ select
         when g.evidence_grade = 'citation'
             and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
+        when g.evidence_grade = 'citation' and g.place = 'docs' and g.mention_context = 'code_comment'
+            then 'a citation in the code of a docs site (a page listing papers), not a docs page'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
