@@ -72,6 +72,21 @@ def test_mention_contexts_by_kind_of_place():
     assert docs[("token", "luffy")] == "related_work" and docs[("arxiv_id", "2504.14945")] == "related_work"
 
 
+def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fence():
+    from ingestion.mentions import contextual_mentions
+
+    subject = contextual_mentions("feat: add ReTool scheduler to GRPOTrainer\n\nbody", "", "message").items
+    assert subject[("token", "retool")] == "message" and ("token", "re_tool") in subject  # name and parts
+    assert ("token", "grpotrainer") not in subject  # no lower-to-upper step: only its parts
+    assert find_arxiv_ids("from [X](https://huggingface/papers/2506.01939)") == ["2506.01939"]  # `.co` lost
+    rst = contextual_mentions("Guide\n~~~~~\n\nText.\n\nReferences\n----------\n\n- https://arxiv.org/abs/2509.19128\n",
+                              "docs/guide.rst", "added_line").items
+    assert rst[("arxiv_id", "2509.19128")] == "related_work"
+    badge = contextual_mentions("[![arXiv](https://img.shields.io/badge/arXiv-x-red)](https://arxiv.org/abs/2506.06122)\n",
+                                "docs/index.md", "added_line").items
+    assert badge[("arxiv_id", "2506.06122")] == "related_work"
+
+
 def test_contexts_match_the_staging_tests_and_words_are_graded():
     from pathlib import Path
 
