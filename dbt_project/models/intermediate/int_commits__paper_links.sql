@@ -168,11 +168,23 @@ own_papers as (
     where named_framework_id is not null
 ),
 
+message_ids as (
+    -- how many papers each commit message cites by id
+    select
+        framework_id,
+        sha,
+        count(distinct mention_value) as message_ids
+    from mentions
+    where mention_kind = 'arxiv_id' and mention_location = 'message'
+    group by framework_id, sha
+),
+
 graded as (
     select
         pl.*,
         k.paper_kind,
         o.framework_id is not null as is_own_paper,
+        ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
@@ -194,6 +206,11 @@ graded as (
                             '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
+                            -- a documentation-only change ("docs: add X") documents, its pages are graded
+                            and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '^\\W*docs?\\W*[:\\]]') }}
+                            -- a message citing several papers motivates the change by the literature
+                            and coalesce(ids.message_ids, 0) < {{ var('message_related_work_ids') }}
                             then 'implementation'
                         else 'citation'
                     end
@@ -205,6 +222,7 @@ graded as (
     from placed as pl
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
+    left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
 )
 
 select
@@ -238,6 +256,8 @@ select
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
+        when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
+            then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'
         when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
         when g.evidence_grade = 'documented' then 'documented as supported'
         when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'
