@@ -203,11 +203,13 @@ _LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(\s*<?([^)\s>]*)")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LIST_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\|)\s")
 _NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|🎉", re.I)
+_BIBTEX_RE = re.compile(r"@(?:article|misc|inproceedings|techreport|book)\s*\{|"
+                        r"\b(?:journal|booktitle|eprint|archiveprefix)\s*=", re.I)
 _RELATED_RE = re.compile(
     r"related work|awesome|built (?:with|on|upon)|powered by|projects? (?:using|based)|community|"
     r"citation|cite|bibtex|reference|acknowledg|publications?|papers? using|adopted by|used by|"
-    r"@(?:article|misc|inproceedings)|\b(?:journal|booktitle|eprint|archiveprefix)\s*=|"
-    r"img\.shields\.io|\bbadge\b", re.I)  # a badge links the project's own paper
+    r"img\.shields\.io|\bbadge\b|"  # a badge links the project's own paper
+    + _BIBTEX_RE.pattern, re.I)
 
 
 def file_kind(path: str) -> str:
@@ -317,14 +319,18 @@ def _scan_docs(text: str, found: _Found) -> None:
     """Headings and link texts give tokens; ids take the context of their line and section (a
     heading under a related-work/news heading inherits it); fenced code is scanned as code."""
     sections: list[tuple[int, str]] = []  # (level, heading) of the open sections
-    fenced, code = False, []
+    fenced, code, block = False, [], []
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
-            fenced = not fenced
+            if fenced and _BIBTEX_RE.search("\n".join(block)):  # a citation block ("cite us") cites
+                found.ids("\n".join(block), "related_work")
+            elif fenced:  # other code is scanned as code
+                code.append("\n".join(block))
+            fenced, block = not fenced, []
             continue
         if fenced:
-            code.append(line)
+            block.append(line)
             continue
         heading = _HEADING_RE.match(line if i + 1 >= len(lines) else f"{line}\n{lines[i + 1]}")
         if heading and line.strip():
@@ -352,6 +358,8 @@ def _scan_docs(text: str, found: _Found) -> None:
             for aid in find_arxiv_ids(line):
                 found.add("arxiv_id", aid, "inline_citation" if context == "docs_text" and _cited_inline(line, aid)
                           else context)
+    if block:  # a block left open runs to the end of the text
+        code.append("\n".join(block))
     if code:
         _scan_code("\n".join(code), found)
 

@@ -85,6 +85,10 @@ def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fe
     badge = contextual_mentions("[![arXiv](https://img.shields.io/badge/arXiv-x-red)](https://arxiv.org/abs/2506.06122)\n",
                                 "docs/index.md", "added_line").items
     assert badge[("arxiv_id", "2506.06122")] == "related_work"
+    cite_us = contextual_mentions("# Us\n\n```python\n# arXiv:2501.00001\n```\n\n```bibtex\n@article{us,\n"
+                                  "  journal={arXiv preprint arXiv:2506.06122},\n}\n```\n", "docs/index.md", "added_line").items
+    assert cite_us[("arxiv_id", "2506.06122")] == "related_work"  # a "cite us" block, not code
+    assert cite_us[("arxiv_id", "2501.00001")] == "code_comment"
 
 
 def test_contexts_match_the_staging_tests_and_words_are_graded():
