@@ -6,7 +6,8 @@ Traps (never an adoption): a dictionary-word alias already in the code before th
 dataset's name in an example's data folder; a citation in a "built with" list; a related-work
 citation inside a sentence of a docs page; the framework's own name (its system paper); an id in
 the code of a docs site (a page listing papers); an arXiv badge; a References section of an rst
-page whose headings are underlined with `~~~` (not a code fence).
+page whose headings are underlined with `~~~` (not a code fence); "docs: add X" in a commit subject;
+a commit message citing several papers.
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -52,6 +53,8 @@ PAPERS = [
     _paper("2503.00013", "Behind An arXiv Badge", "2025-03-01"),
     _paper("2503.00014", "In The References Of An RST Page", "2025-03-01"),
     _paper("2503.00015", "ZETAPO: Authored Before It Was Pushed", "2025-03-01"),
+    _paper("2503.00016", "OmicronPO: Added To A List By A Docs Commit", "2025-03-01"),
+    *(_paper(f"2503.0001{n}", f"Motivating Work {n}", "2025-03-01") for n in (7, 8, 9)),
 ]
 
 # (date, message, files)
@@ -87,6 +90,9 @@ HISTORY = [
         "Async guide\n~~~~~~~~~~~\n\nTurn it on.\n\nReferences\n----------\n\n"
         "- Pipelined: https://arxiv.org/abs/2503.00014\n")}),
     ("2025-03-29", "feat: zetapo loss", {"verl/trainer/zeta.py": 'LOSS = "zetapo"\n'}),
+    ("2025-03-30", "docs: add OmicronPO (#3)", {"README.md": "# verl\n\n- [OmicronPO](https://omicron.example.org)\n"}),
+    ("2025-03-31", "feat: dynamic data\n\nShown useful by arXiv:2503.00017, arXiv:2503.00018, arXiv:2503.00019.",
+     {"verl/data/dynamic.py": "X = 2\n"}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -155,6 +161,8 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "docs site" in cited["2503.00012"]  # a docs site's page listing papers
     assert "related work" in cited["2503.00013"]  # an arXiv badge
     assert "related work" in cited["2503.00014"]  # the References of an rst page
+    assert "not adding it" in cited["2503.00016"]  # "docs: add X" documents, it adds no code
+    assert "citing 3 papers" in cited["2503.00017"]  # a message motivating a change by the literature
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code
