@@ -7,7 +7,7 @@ dataset's name in an example's data folder; a citation in a "built with" list; a
 citation inside a sentence of a docs page; the framework's own name (its system paper); an id in
 the code of a docs site (a page listing papers); an arXiv badge; a References section of an rst
 page whose headings are underlined with `~~~` (not a code fence); "docs: add X" in a commit subject;
-a commit message citing several papers.
+a commit message citing several papers; a name that starts with the framework's (a work built on it).
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -55,6 +55,7 @@ PAPERS = [
     _paper("2503.00015", "ZETAPO: Authored Before It Was Pushed", "2025-03-01"),
     _paper("2503.00016", "OmicronPO: Added To A List By A Docs Commit", "2025-03-01"),
     *(_paper(f"2503.0001{n}", f"Motivating Work {n}", "2025-03-01") for n in (7, 8, 9)),
+    _paper("2503.00020", "VERL-Tool: A Work Built On The Framework", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -93,6 +94,7 @@ HISTORY = [
     ("2025-03-30", "docs: add OmicronPO (#3)", {"README.md": "# verl\n\n- [OmicronPO](https://omicron.example.org)\n"}),
     ("2025-03-31", "feat: dynamic data\n\nShown useful by arXiv:2503.00017, arXiv:2503.00018, arXiv:2503.00019.",
      {"verl/data/dynamic.py": "X = 2\n"}),
+    ("2025-04-01", "examples: tool agent", {"examples/verl_tool/run.sh": "python3 train.py\n"}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -167,4 +169,5 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code
     assert "name of the framework verl" in aliases["verl"]
+    assert "name of the framework verl" in aliases["verl_tool"]  # a work built on the framework
     assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()

@@ -89,6 +89,12 @@ def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fe
                                   "  journal={arXiv preprint arXiv:2506.06122},\n}\n```\n", "docs/index.md", "added_line").items
     assert cite_us[("arxiv_id", "2506.06122")] == "related_work"  # a "cite us" block, not code
     assert cite_us[("arxiv_id", "2501.00001")] == "code_comment"
+    todo = contextual_mentions('"""Worker.\n\nTODO: GiGPO https://arxiv.org/abs/2505.10978\nsee arXiv:2501.00001\n"""\n',
+                               "pkg/worker.py", "added_line").items
+    assert todo[("arxiv_id", "2505.10978")] == "inline_citation"  # planned, not implemented
+    assert todo[("arxiv_id", "2501.00001")] == "code_comment"
+    zh = contextual_mentions("# 算法\n\n## 参考文献\n[1] https://arxiv.org/abs/2504.11343\n", "docs/zh/a.md", "added_line")
+    assert zh.items[("arxiv_id", "2504.11343")] == "related_work"  # a Chinese References section
 
 
 def test_contexts_match_the_staging_tests_and_words_are_graded():
