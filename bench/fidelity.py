@@ -245,11 +245,24 @@ def _evidence(r) -> str:
     return f"{r[2]} {r[3]} ({r[4]}) '{r[7]}' {r[5][:9]} {r[6]}"
 
 
+def _main_checkout() -> Path:
+    """The main checkout of this repository (a worktree's data/ and ../shared are beside it)."""
+    common = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                            capture_output=True, text=True).stdout.strip()
+    return Path(common).parent if common else ROOT
+
+
+def _first_existing(*paths: Path) -> Path:
+    return next((p for p in paths if p.exists()), paths[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--truth", type=Path, default=ROOT.parent / "shared" / "truth")
+    ap.add_argument("--truth", type=Path, default=_first_existing(
+        *(base.parent / "shared" / "truth" for base in (ROOT, _main_checkout()))))
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--papers-cache", type=Path, default=ROOT / "data" / "real_world" / "papers")
+    ap.add_argument("--papers-cache", type=Path, default=_first_existing(
+        *(base / "data" / "real_world" / "papers" for base in (ROOT, _main_checkout()))))
     ap.add_argument("--work", type=Path, default=ROOT / "data" / "fidelity")
     ap.add_argument("--quiet", action="store_true", help="only the table")
     ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")

@@ -81,6 +81,7 @@ _VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
 # a mixed-case word of letters and digits with a lower-to-upper step (ReTool, DeepScaleR, ProRL)
 _CAMEL_NAME_RE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9]*[a-z][A-Z])[A-Za-z][A-Za-z0-9]{2,30}(?![\w-])")
 _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
+_COUNT_RE = re.compile(r"_\d+_?[km](?:_|$)")  # a number of items (17k, 1m): the size of a data set
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
 MAX_PART_RUN = 3
@@ -137,6 +138,8 @@ def _word_tokens(word: str) -> tuple[str, ...]:
         return _with_unversioned(out)
     parts = token.split("_")
     n = len(parts)
+    if _COUNT_RE.search(token):  # `dapo_17k_processed`, `DeepMath-103K`: a data set of that size, whole only
+        return _with_unversioned(out)
     if n <= MAX_PARTS_FOR_RUNS:
         for size in range(1, min(MAX_PART_RUN, n - 1) + 1):
             for i in range(n - size + 1):

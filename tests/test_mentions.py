@@ -95,6 +95,8 @@ def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fe
     assert todo[("arxiv_id", "2501.00001")] == "code_comment"
     zh = contextual_mentions("# 算法\n\n## 参考文献\n[1] https://arxiv.org/abs/2504.11343\n", "docs/zh/a.md", "added_line")
     assert zh.items[("arxiv_id", "2504.11343")] == "related_work"  # a Chinese References section
+    sized = find_tokens("dapo_17k_with_code: DeepMath-103K")  # data sets named with their size
+    assert {"dapo_17k_with_code", "deep_math_103_k"} <= sized and not sized & {"dapo", "deep_math", "with_code"}
 
 
 def test_contexts_match_the_staging_tests_and_words_are_graded():

@@ -1,7 +1,8 @@
 -- One row per (paper, framework) the framework implements: dated by the first default-branch
 -- commit whose evidence is an implementation or a docs page documenting it as supported
 -- (int_commits__paper_links), by its author date (kept by a rebase or a late push). A citation
--- alone (list, news, related work) is not an adoption, and a name that predates the paper is not evidence of it (fct_paper_citations keeps both).
+-- alone (list, news, related work) is not an adoption, and a name that predates the paper is not
+-- evidence of it (fct_paper_citations keeps both).
 with links as (
     select * from {{ ref('int_commits__paper_links') }}
     where evidence_grade in ('implementation', 'documented')
@@ -13,7 +14,9 @@ ranked as (
         cast(authored_at as date) as authored_date,
         row_number() over (
             partition by arxiv_id, framework_id
-            order by authored_at asc, committed_at asc, confidence desc, path = '' asc, sha asc, path asc, matched_value asc
+            order by
+                authored_at asc, committed_at asc, confidence desc, path = '' asc, sha asc, path asc,
+                matched_value asc
         ) as link_rank
     from links
 ),
