@@ -169,5 +169,5 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code
     assert "name of the framework verl" in aliases["verl"]
-    assert "name of the framework verl" in aliases["verl_tool"]  # a work built on the framework
+    assert "named after the framework verl" in aliases["verl_tool"]  # a work built on the framework
     assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()

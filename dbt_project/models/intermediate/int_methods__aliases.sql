@@ -154,6 +154,7 @@ assessed as (
         max(c.claimed_by) as claimed_by,
         bool_or(not c.is_owner) as is_ambiguous,
         min(fn.framework_id) as named_framework_id,
+        not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
@@ -196,8 +197,9 @@ select
         else 'usable'
     end as alias_status,
     case
-        when named_framework_id is not null
-            then 'the name of the framework ' || named_framework_id || ' (or of a work built on it)'
+        when named_framework_id is not null and is_built_on_name
+            then 'named after the framework ' || named_framework_id || ' (a work built on it)'
+        when named_framework_id is not null then 'the name of the framework ' || named_framework_id
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
         when coalesce(predates_paper, false)
