@@ -11,9 +11,14 @@ false and missed pairs with their evidence.
 Every framework with a mirror is mined (a name that predates a paper in *any* tracked framework
 is not evidence of it); the truth covers the dev frameworks (trl, verl, openrlhf, slime).
 
+With `--list-claims` it also lists the in-window pairs it claims in the frameworks the truth
+does not cover (held out), with their first evidence, for adjudication by hand; `--sample N`
+lists a random sample of N of them instead (`--seed` fixes it).
+
 Usage:
   python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
                            [--papers-cache /work/main/data/real_world/papers] [--quiet]
+                           [--list-claims [--sample 40 --seed 14]]
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import csv
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -211,17 +217,57 @@ def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
     return table
 
 
+def held_out_claims(warehouse: Path, truth: Path) -> list[tuple]:
+    """In-window pairs claimed in the frameworks without truth: (framework, arxiv id, date, grade,
+    reason, sha, path, matched value, title), by framework and id."""
+    dev = {r["framework"] for r in _read_csv(truth / "adoptions_dev.csv")}
+    con = duckdb.connect(str(warehouse), read_only=True)
+    rows = con.execute(
+        "select a.framework_id, a.arxiv_id, cast(a.adopted_on as varchar), a.evidence_grade, a.evidence_reason, "
+        "a.first_commit_sha, a.first_commit_path, a.matched_value, p.title from marts.fct_method_adoptions a "
+        "join raw_arxiv.papers p using (arxiv_id) order by 1, 2").fetchall()
+    con.close()
+    return [r for r in rows if r[0] not in dev and in_window(r[1])]
+
+
+def print_claims(claims: list[tuple], sample: int | None, seed: int) -> None:
+    chosen = sorted(random.Random(seed).sample(claims, min(sample, len(claims)))) if sample else claims
+    per_fw = defaultdict(int)
+    for c in claims:
+        per_fw[c[0]] += 1
+    print(f"\nheld-out claims: {len(claims)} ({', '.join(f'{k} {v}' for k, v in sorted(per_fw.items()))})"
+          + (f"; a sample of {len(chosen)} (seed {seed})" if sample else ""))
+    for fw, aid, day, grade, reason, sha, path, value, title in chosen:
+        print(f"  CLAIM  {fw} {aid} {day} {sha[:12]} {grade} '{value}' {path or '(message)'} | {title[:60]} | {reason}")
+
+
 def _evidence(r) -> str:
     return f"{r[2]} {r[3]} ({r[4]}) '{r[7]}' {r[5][:9]} {r[6]}"
 
 
+def _main_checkout() -> Path:
+    """The main checkout of this repository (a worktree's data/ and ../shared are beside it)."""
+    common = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--path-format=absolute", "--git-common-dir"],
+                            capture_output=True, text=True).stdout.strip()
+    return Path(common).parent if common else ROOT
+
+
+def _first_existing(*paths: Path) -> Path:
+    return next((p for p in paths if p.exists()), paths[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--truth", type=Path, default=ROOT.parent / "shared" / "truth")
+    ap.add_argument("--truth", type=Path, default=_first_existing(
+        *(base.parent / "shared" / "truth" for base in (ROOT, _main_checkout()))))
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--papers-cache", type=Path, default=ROOT / "data" / "real_world" / "papers")
+    ap.add_argument("--papers-cache", type=Path, default=_first_existing(
+        *(base / "data" / "real_world" / "papers" for base in (ROOT, _main_checkout()))))
     ap.add_argument("--work", type=Path, default=ROOT / "data" / "fidelity")
     ap.add_argument("--quiet", action="store_true", help="only the table")
+    ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")
+    ap.add_argument("--sample", type=int, help="with --list-claims: a random sample of this many")
+    ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
     args = ap.parse_args()
 
     git_files = []
@@ -247,6 +293,8 @@ def main() -> None:
     tot = {k: sum(r[k] for r in table) for k in ("found", "true", "tp", "on_time_n")}
     print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['tp'] / max(1, tot['found']):>9.2f} "
           f"{tot['tp'] / max(1, tot['true']):>7.2f} {tot['on_time_n'] / max(1, tot['tp']):>9.0%}")
+    if args.list_claims:
+        print_claims(held_out_claims(warehouse, args.truth), args.sample, args.seed)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ _OLD_ID = (
 # Contexts that announce an arXiv id: URLs of arXiv and its mirrors/readers, and `arXiv:` / `arXiv `.
 _CONTEXT = (
     r"(?:(?:export\.)?arxiv\.org/(?:abs|pdf|html|format|ps)/"
-    r"|(?:huggingface|hf)\.co/papers/"
+    r"|(?:huggingface|hf)(?:\.co)?/papers/"  # `huggingface/papers/` (a dropped `.co`) is seen too
     r"|alphaxiv\.org/(?:abs|overview)/"
     r"|papers\.cool/arxiv/"
     r"|semanticscholar\.org/arxiv/"
@@ -78,7 +78,10 @@ def _canonical_old(old: str) -> str:
 _WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 _VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
+# a mixed-case word of letters and digits with a lower-to-upper step (ReTool, DeepScaleR, ProRL)
+_CAMEL_NAME_RE = re.compile(r"(?<![\w-])(?=[A-Za-z0-9]*[a-z][A-Z])[A-Za-z][A-Za-z0-9]{2,30}(?![\w-])")
 _HEXISH_RE = re.compile(r"^(?=[a-z]*\d)[0-9a-f]{7,}$", re.IGNORECASE)
+_COUNT_RE = re.compile(r"_\d+_?[km](?:_|$)")  # a number of items (17k, 1m): the size of a data set
 MIN_TOKEN_LEN = 3
 MAX_TOKEN_LEN = 64
 MAX_PART_RUN = 3
@@ -135,6 +138,8 @@ def _word_tokens(word: str) -> tuple[str, ...]:
         return _with_unversioned(out)
     parts = token.split("_")
     n = len(parts)
+    if _COUNT_RE.search(token):  # `dapo_17k_processed`, `DeepMath-103K`: a data set of that size, whole only
+        return _with_unversioned(out)
     if n <= MAX_PARTS_FOR_RUNS:
         for size in range(1, min(MAX_PART_RUN, n - 1) + 1):
             for i in range(n - size + 1):
@@ -201,10 +206,14 @@ _LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(\s*<?([^)\s>]*)")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 _LIST_RE = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|\|)\s")
 _NEWS_RE = re.compile(r"\b20\d\d[/.\-](?:0?[1-9]|1[0-2])\b|\bnews\b|🔥|📢|🎉", re.I)
+_BIBTEX_RE = re.compile(r"@(?:article|misc|inproceedings|techreport|book)\s*\{|"
+                        r"\b(?:journal|booktitle|eprint|archiveprefix)\s*=", re.I)
 _RELATED_RE = re.compile(
     r"related work|awesome|built (?:with|on|upon)|powered by|projects? (?:using|based)|community|"
     r"citation|cite|bibtex|reference|acknowledg|publications?|papers? using|adopted by|used by|"
-    r"@(?:article|misc|inproceedings)|\b(?:journal|booktitle|eprint|archiveprefix)\s*=", re.I)
+    r"参考|引用|相关工作|致谢|"  # references, citing, related work, acknowledgements (Chinese docs)
+    r"img\.shields\.io|\bbadge\b|"  # a badge links the project's own paper
+    + _BIBTEX_RE.pattern, re.I)
 
 
 def file_kind(path: str) -> str:
@@ -242,9 +251,22 @@ class _Found:
         for tok in find_tokens(text):
             self.add("token", tok, context)
 
+    def name_tokens(self, text: str, context: str) -> None:
+        """Prose that names things (a commit subject, a heading, a link text): a CamelCase word
+        there is a name as its paper spells it (`ReTool`, `ProRL`), so it is also kept whole
+        (`retool`, `prorl`: how a name's alias is normalised), besides its parts."""
+        self.tokens(text, context)
+        for word in _CAMEL_NAME_RE.findall(text):
+            token = word.lower().replace("-", "_")
+            if _keep(token):
+                self.add("token", token, context)
+
     def ids(self, text: str, context: str) -> None:
         for aid in find_arxiv_ids(text):
             self.add("arxiv_id", aid, context)
+
+
+_TODO_RE = re.compile(r"^.*\b(?:TODO|FIXME)\b.*$", re.M)
 
 
 def _scan_code(text: str, found: _Found) -> None:
@@ -252,6 +274,9 @@ def _scan_code(text: str, found: _Found) -> None:
         found.tokens(" ".join(m.group(1) for m in rx.finditer(text)), context)
     found.tokens(" ".join(m.group(2) for m in _LITERAL_RE.finditer(text)), "option_value")
     _scan_script(text, found)
+    if _TODO_RE.search(text):  # a paper a TODO names is not implemented yet: cited, the rest is code
+        found.ids("\n".join(m.group(0) for m in _TODO_RE.finditer(text)), "inline_citation")
+        text = _TODO_RE.sub("", text)
     found.ids(text, "code_comment")
 
 
@@ -295,18 +320,27 @@ def _cited_inline(line: str, arxiv_id: str) -> bool:
     return len(_PROSE_WORD_RE.findall(_URL_OR_TARGET_RE.sub(" ", after))) >= INLINE_WORDS_AFTER
 
 
+def _is_underline(line: str, previous: str) -> bool:
+    """`~~~~` under a line of text underlines a heading (reStructuredText), it opens no fence."""
+    return bool(previous.strip()) and not line.strip().strip("~")
+
+
 def _scan_docs(text: str, found: _Found) -> None:
     """Headings and link texts give tokens; ids take the context of their line and section (a
     heading under a related-work/news heading inherits it); fenced code is scanned as code."""
     sections: list[tuple[int, str]] = []  # (level, heading) of the open sections
-    fenced, code = False, []
+    fenced, code, block = False, [], []
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if _FENCE_RE.match(line):
-            fenced = not fenced
+        if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
+            if fenced and _BIBTEX_RE.search("\n".join(block)):  # a citation block ("cite us") cites
+                found.ids("\n".join(block), "related_work")
+            elif fenced:  # other code is scanned as code
+                code.append("\n".join(block))
+            fenced, block = not fenced, []
             continue
         if fenced:
-            code.append(line)
+            block.append(line)
             continue
         heading = _HEADING_RE.match(line if i + 1 >= len(lines) else f"{line}\n{lines[i + 1]}")
         if heading and line.strip():
@@ -315,7 +349,7 @@ def _scan_docs(text: str, found: _Found) -> None:
             sections = [s for s in sections if s[0] < level] + [(level, title)]
             outer = " ".join(t for _, t in sections[:-1])
             context = _line_context(title, outer) if outer else "docs_heading"
-            found.tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
+            found.name_tokens(title, "docs_heading" if context in ("docs_text", "docs_list") else context)
             found.ids(line, "related_work" if _RELATED_RE.search(line) else "docs_heading")
             continue
         section = " ".join(t for _, t in sections)
@@ -334,6 +368,8 @@ def _scan_docs(text: str, found: _Found) -> None:
             for aid in find_arxiv_ids(line):
                 found.add("arxiv_id", aid, "inline_citation" if context == "docs_text" and _cited_inline(line, aid)
                           else context)
+    if block:  # a block left open runs to the end of the text
+        code.append("\n".join(block))
     if code:
         _scan_code("\n".join(code), found)
 
@@ -349,7 +385,7 @@ def contextual_mentions(text: str, path: str, location: str, file_added: bool = 
     found = _Found()
     if location == "message":
         found.ids(text, "message")
-        found.tokens(text.split("\n", 1)[0], "message")
+        found.name_tokens(text.split("\n", 1)[0], "message")
         return found
     if file_added:
         found.tokens(_path_tokens(path), "path")

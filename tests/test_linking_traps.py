@@ -4,9 +4,14 @@ loader), asserted on fct_method_adoptions and fct_paper_citations.
 
 Traps (never an adoption): a dictionary-word alias already in the code before the paper; a
 dataset's name in an example's data folder; a citation in a "built with" list; a related-work
-citation inside a sentence of a docs page; the framework's own name (its system paper).
-True cases (adoptions, dated by their commit): an option value, a new module, an algorithm docs
-page, a recipe that trains with it.
+citation inside a sentence of a docs page; the framework's own name (its system paper); an id in
+the code of a docs site (a page listing papers); an arXiv badge; a References section of an rst
+page whose headings are underlined with `~~~` (not a code fence); "docs: add X" in a commit subject;
+a commit message citing several papers; a name that starts with the framework's (a work built on it).
+True cases (adoptions, dated by their commit's author date): an option value, a new module, an
+algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
+in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
+before it was pushed.
 """
 
 from __future__ import annotations
@@ -42,6 +47,15 @@ PAPERS = [
     _paper("2503.00007", "DELTAPO: A New Module", "2025-03-01"),
     _paper("2503.00008", "OMEGAPO: An Algorithm Page", "2025-03-01"),
     _paper("2503.00009", "SIGMAPO: A Recipe", "2025-03-01"),
+    _paper("2503.00010", "ReKappa: A CamelCase Name In A Commit Subject", "2025-03-01"),
+    _paper("2503.00011", "A Docstring Whose Link Lost Its Domain", "2025-03-01"),
+    _paper("2503.00012", "Listed On A Docs Site Page", "2025-03-01"),
+    _paper("2503.00013", "Behind An arXiv Badge", "2025-03-01"),
+    _paper("2503.00014", "In The References Of An RST Page", "2025-03-01"),
+    _paper("2503.00015", "ZETAPO: Authored Before It Was Pushed", "2025-03-01"),
+    _paper("2503.00016", "OmicronPO: Added To A List By A Docs Commit", "2025-03-01"),
+    *(_paper(f"2503.0001{n}", f"Motivating Work {n}", "2025-03-01") for n in (7, 8, 9)),
+    _paper("2503.00020", "VERL-Tool: A Work Built On The Framework", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -66,14 +80,30 @@ HISTORY = [
         "# OMEGAPO\n\n**Paper**: https://arxiv.org/abs/2503.00008\n\nSet `algorithm.mode=omegapo`.\n")}),
     ("2025-03-23", "recipe", {"examples/sigmapo_trainer/run_qwen.sh": (
         "python3 -m verl.trainer.main algorithm.adv_estimator=sigmapo \\\n  data.train_batch_size=8\n")}),
+    ("2025-03-24", "feat: add ReKappa rollout scheduler (#12)", {"verl/rollout/sched2.py": "X = 1\n"}),
+    ("2025-03-25", "feat: entropy mask", {"verl/trainer/mask.py": (
+        'def mask(cfg):\n    """Top-entropy masking from [the paper](https://huggingface/papers/2503.00011)."""\n')}),
+    ("2025-03-26", "docs site: team page", {"docs_site/src/pages/team.js": (
+        "export const papers = [{href: 'https://arxiv.org/abs/2503.00012'}];\n")}),
+    ("2025-03-27", "docs: badge", {"docs/index.md": (
+        "# About\n\n[![arXiv](https://img.shields.io/badge/arXiv-paper-red)](https://arxiv.org/abs/2503.00013)\n")}),
+    ("2025-03-28", "docs: async guide", {"docs/async.rst": (
+        "Async guide\n~~~~~~~~~~~\n\nTurn it on.\n\nReferences\n----------\n\n"
+        "- Pipelined: https://arxiv.org/abs/2503.00014\n")}),
+    ("2025-03-29", "feat: zetapo loss", {"verl/trainer/zeta.py": 'LOSS = "zetapo"\n'}),
+    ("2025-03-30", "docs: add OmicronPO (#3)", {"README.md": "# verl\n\n- [OmicronPO](https://omicron.example.org)\n"}),
+    ("2025-03-31", "feat: dynamic data\n\nShown useful by arXiv:2503.00017, arXiv:2503.00018, arXiv:2503.00019.",
+     {"verl/data/dynamic.py": "X = 2\n"}),
+    ("2025-04-01", "examples: tool agent", {"examples/verl_tool/run.sh": "python3 train.py\n"}),
 ]
+AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
 
 def _git(repo: Path, day: str, *args: str) -> str:
     stamp = f"{day}T12:00:00+00:00"
     env = {**os.environ, "GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org",
            "GIT_COMMITTER_NAME": "Ada", "GIT_COMMITTER_EMAIL": "ada@example.org",
-           "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+           "GIT_AUTHOR_DATE": f"{AUTHORED.get(day, day)}T12:00:00+00:00", "GIT_COMMITTER_DATE": stamp}
     return subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, check=True,
                           text=True).stdout.strip()
 
@@ -109,7 +139,13 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
         ("2503.00007", shas["2025-03-21"], "implementation"),  # new module named after it
         ("2503.00008", shas["2025-03-22"], "documented"),  # its algorithm docs page
         ("2503.00009", shas["2025-03-23"], "implementation"),  # a recipe training with it
+        ("2503.00010", shas["2025-03-24"], "implementation"),  # "add ReKappa" in the subject
+        ("2503.00011", shas["2025-03-25"], "implementation"),  # huggingface/papers/<id> in a docstring
+        ("2503.00015", shas["2025-03-29"], "implementation"),  # option value, authored earlier
     ]
+    day = con.execute("select cast(adopted_on as varchar) from marts.fct_method_adoptions "
+                      "where arxiv_id = '2503.00015'").fetchone()[0]
+    assert day == AUTHORED["2025-03-29"]  # dated by the author date, not the push
     reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
     assert "option value" in reasons["2503.00006"] and "path" in reasons["2503.00007"]
     assert "docs" in reasons["2503.00008"] and "example" in reasons["2503.00009"]
@@ -124,8 +160,14 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "related work" in cited["2503.00003"]  # the "built with" list
     assert "inline citation" in cited["2503.00004"]  # cited inside a sentence of a docs page
     assert "own system paper" in cited["2503.00005"]  # the framework's own paper
+    assert "docs site" in cited["2503.00012"]  # a docs site's page listing papers
+    assert "related work" in cited["2503.00013"]  # an arXiv badge
+    assert "related work" in cited["2503.00014"]  # the References of an rst page
+    assert "not adding it" in cited["2503.00016"]  # "docs: add X" documents, it adds no code
+    assert "citing 3 papers" in cited["2503.00017"]  # a message motivating a change by the literature
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code
     assert "name of the framework verl" in aliases["verl"]
+    assert "named after the framework verl" in aliases["verl_tool"]  # a work built on the framework
     assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()

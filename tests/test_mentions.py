@@ -72,6 +72,33 @@ def test_mention_contexts_by_kind_of_place():
     assert docs[("token", "luffy")] == "related_work" and docs[("arxiv_id", "2504.14945")] == "related_work"
 
 
+def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fence():
+    from ingestion.mentions import contextual_mentions
+
+    subject = contextual_mentions("feat: add ReTool scheduler to GRPOTrainer\n\nbody", "", "message").items
+    assert subject[("token", "retool")] == "message" and ("token", "re_tool") in subject  # name and parts
+    assert ("token", "grpotrainer") not in subject  # no lower-to-upper step: only its parts
+    assert find_arxiv_ids("from [X](https://huggingface/papers/2506.01939)") == ["2506.01939"]  # `.co` lost
+    rst = contextual_mentions("Guide\n~~~~~\n\nText.\n\nReferences\n----------\n\n- https://arxiv.org/abs/2509.19128\n",
+                              "docs/guide.rst", "added_line").items
+    assert rst[("arxiv_id", "2509.19128")] == "related_work"
+    badge = contextual_mentions("[![arXiv](https://img.shields.io/badge/arXiv-x-red)](https://arxiv.org/abs/2506.06122)\n",
+                                "docs/index.md", "added_line").items
+    assert badge[("arxiv_id", "2506.06122")] == "related_work"
+    cite_us = contextual_mentions("# Us\n\n```python\n# arXiv:2501.00001\n```\n\n```bibtex\n@article{us,\n"
+                                  "  journal={arXiv preprint arXiv:2506.06122},\n}\n```\n", "docs/index.md", "added_line").items
+    assert cite_us[("arxiv_id", "2506.06122")] == "related_work"  # a "cite us" block, not code
+    assert cite_us[("arxiv_id", "2501.00001")] == "code_comment"
+    todo = contextual_mentions('"""Worker.\n\nTODO: GiGPO https://arxiv.org/abs/2505.10978\nsee arXiv:2501.00001\n"""\n',
+                               "pkg/worker.py", "added_line").items
+    assert todo[("arxiv_id", "2505.10978")] == "inline_citation"  # planned, not implemented
+    assert todo[("arxiv_id", "2501.00001")] == "code_comment"
+    zh = contextual_mentions("# 算法\n\n## 参考文献\n[1] https://arxiv.org/abs/2504.11343\n", "docs/zh/a.md", "added_line")
+    assert zh.items[("arxiv_id", "2504.11343")] == "related_work"  # a Chinese References section
+    sized = find_tokens("dapo_17k_with_code: DeepMath-103K")  # data sets named with their size
+    assert {"dapo_17k_with_code", "deep_math_103_k"} <= sized and not sized & {"dapo", "deep_math", "with_code"}
+
+
 def test_contexts_match_the_staging_tests_and_words_are_graded():
     from pathlib import Path
 

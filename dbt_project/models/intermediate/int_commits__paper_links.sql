@@ -24,6 +24,7 @@ mentions as (
         m.mention_location,
         m.mention_context,
         c.committed_at,
+        c.authored_at,
         c.message
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join commits as c
@@ -74,7 +75,8 @@ aliases as (
         alias_token,
         alias_status,
         alias_reason,
-        is_framework_name
+        is_framework_name,
+        is_model_name
     from {{ ref('int_methods__aliases') }}
 ),
 
@@ -95,7 +97,7 @@ corroborated as (
             and i.committed_at between m.committed_at - interval '30 days' and m.committed_at + interval '30 days'
     where
         m.mention_kind = 'token'
-        and a.alias_status <> 'usable' and not a.is_framework_name
+        and a.alias_status <> 'usable' and not a.is_framework_name and not a.is_model_name
         and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
 ),
 
@@ -140,6 +142,8 @@ placed as (
                     select 1 as hit from docs_paths as d
                     where d.framework_id = l.framework_id and starts_with(l.path, d.docs_prefix)
                 ) then 'docs'
+            -- any docs tree: a package's docs/, old_docs/, a docs site (docs_<name>/, docs-site/)
+            when {{ regex_contains('lower(l.path)', '(^|/)([^/]*[-_])?docs?([-_][^/]*)?/') }} then 'docs'
             when {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?)/') }} then 'example'
             when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
@@ -164,11 +168,23 @@ own_papers as (
     where named_framework_id is not null
 ),
 
+message_ids as (
+    -- how many papers each commit message cites by id
+    select
+        framework_id,
+        sha,
+        count(distinct mention_value) as message_ids
+    from mentions
+    where mention_kind = 'arxiv_id' and mention_location = 'message'
+    group by framework_id, sha
+),
+
 graded as (
     select
         pl.*,
         k.paper_kind,
         o.framework_id is not null as is_own_paper,
+        ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
@@ -190,15 +206,23 @@ graded as (
                             '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
+                            -- a documentation-only change ("docs: add X") documents, its pages are graded
+                            and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
+                            '^\\W*docs?\\W*[:\\]]') }}
+                            -- a message citing several papers motivates the change by the literature
+                            and coalesce(ids.message_ids, 0) < {{ var('message_related_work_ids') }}
                             then 'implementation'
                         else 'citation'
                     end
+            when pl.place = 'docs' and not pl.is_docs_file and pl.mention_context = 'code_comment'
+                then 'citation'
             when pl.place = 'docs' or pl.is_docs_file then 'documented'
             else 'implementation'
         end as evidence_grade
     from placed as pl
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
+    left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
 )
 
 select
@@ -210,6 +234,7 @@ select
     g.mention_context,
     g.place,
     g.committed_at,
+    g.authored_at,
     g.mention_value as matched_value,
     g.match_kind,
     case when g.place = 'docs' then 'docs' else g.match_kind end as evidence,
@@ -225,10 +250,14 @@ select
         when g.evidence_grade = 'citation'
             and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
+        when g.evidence_grade = 'citation' and g.place = 'docs' and g.mention_context = 'code_comment'
+            then 'a citation in the code of a docs site (a page listing papers), not a docs page'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
+        when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
+            then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'
         when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
         when g.evidence_grade = 'documented' then 'documented as supported'
         when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'

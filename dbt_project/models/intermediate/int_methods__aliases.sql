@@ -2,8 +2,9 @@
 -- what the mined histories say about each name (alias hygiene from evidence, not hand lists).
 -- Sources: the acronym before a title's colon, the names the screener found the paper defining,
 -- and the curated method catalogue (data with its source). Per name:
---   is_framework_name  the name of a tracked framework (named_framework_id): never a method name,
---                      and that framework's own system paper is not adopted by it
+--   is_framework_name  the name of a tracked framework (named_framework_id), or a name that starts
+--                      with it (a work built on it): never a method name, and that framework's
+--                      own or built-on paper is not adopted by it
 --   predates_paper     the token was in a tracked framework well before the paper's first version
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
@@ -153,6 +154,7 @@ assessed as (
         max(c.claimed_by) as claimed_by,
         bool_or(not c.is_owner) as is_ambiguous,
         min(fn.framework_id) as named_framework_id,
+        not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
@@ -167,7 +169,8 @@ assessed as (
         ) as is_ordinary_word
     from named as n
     inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
-    left join framework_names as fn on n.alias_token = fn.token
+    -- a name that is a framework's name, or starts with it (skyrl_agent: a work built on SkyRL)
+    left join framework_names as fn on n.alias_token = fn.token or starts_with(n.alias_token, fn.token || '_')
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
@@ -194,6 +197,8 @@ select
         else 'usable'
     end as alias_status,
     case
+        when named_framework_id is not null and is_built_on_name
+            then 'named after the framework ' || named_framework_id || ' (a work built on it)'
         when named_framework_id is not null then 'the name of the framework ' || named_framework_id
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'

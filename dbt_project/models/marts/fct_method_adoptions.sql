@@ -1,7 +1,8 @@
 -- One row per (paper, framework) the framework implements: dated by the first default-branch
 -- commit whose evidence is an implementation or a docs page documenting it as supported
--- (int_commits__paper_links). A citation alone (list, news, related work) is not an adoption,
--- and a name that predates the paper is not evidence of it (fct_paper_citations keeps both).
+-- (int_commits__paper_links), by its author date (kept by a rebase or a late push). A citation
+-- alone (list, news, related work) is not an adoption, and a name that predates the paper is not
+-- evidence of it (fct_paper_citations keeps both).
 with links as (
     select * from {{ ref('int_commits__paper_links') }}
     where evidence_grade in ('implementation', 'documented')
@@ -10,10 +11,12 @@ with links as (
 ranked as (
     select
         *,
-        cast(committed_at as date) as committed_date,
+        cast(authored_at as date) as authored_date,
         row_number() over (
             partition by arxiv_id, framework_id
-            order by committed_at asc, confidence desc, path = '' asc, sha asc, path asc, matched_value asc
+            order by
+                authored_at asc, committed_at asc, confidence desc, path = '' asc, sha asc, path asc,
+                matched_value asc
         ) as link_rank
     from links
 ),
@@ -37,9 +40,10 @@ select
     r.sha as first_commit_sha,
     r.path as first_commit_path,
     r.committed_at as first_committed_at,
-    r.committed_date as adopted_on,
+    r.authored_at as first_authored_at,
+    r.authored_date as adopted_on,
     cast(
-        {{ dbt.datediff('p.first_version_date', 'r.committed_date', 'day') }}
+        {{ dbt.datediff('p.first_version_date', 'r.authored_date', 'day') }}
         as integer
     ) as days_from_paper,
     r.evidence as first_evidence,
