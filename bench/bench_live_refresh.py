@@ -247,17 +247,18 @@ def run_refresh(env: dict, log: Path) -> dict:
 
 
 def steps_of(dagster_home: Path, tree: TreeCpu) -> list[tuple[str, float, float]]:
-    """(step, wall s, CPU s) of the newest `refresh` run, in start order."""
+    """(step, wall s, CPU s) of the newest `refresh` run, in start order; (step, None, None) for a
+    step that did not run (skipped: nothing new upstream)."""
     import dagster as dg
 
     instance = dg.DagsterInstance.from_config(str(dagster_home))
     try:
         run = instance.get_runs(filters=dg.RunsFilter(job_name="refresh"), limit=1)[0]
-        stats = sorted(instance.get_run_step_stats(run.run_id), key=lambda s: s.start_time or 0)
+        stats = sorted(instance.get_run_step_stats(run.run_id), key=lambda s: s.start_time or float("inf"))
     finally:
         instance.dispose()
-    return [(s.step_key, (s.end_time or 0) - (s.start_time or 0),
-             tree.at(s.end_time or 0) - tree.at(s.start_time or 0)) for s in stats]
+    return [(s.step_key, s.end_time - s.start_time, tree.at(s.end_time) - tree.at(s.start_time))
+            if s.start_time and s.end_time else (s.step_key, None, None) for s in stats]
 
 
 POLITENESS = ("loopback endpoints: the live world's politeness waits (arXiv API and arxiv.org pages one "
@@ -272,21 +273,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=CACHE, help="local cache of real papers and threads")
     ap.add_argument("--synthetic", action="store_true", help="the sample's papers and threads, not the cache")
     ap.add_argument("--runs", type=int, default=2, help="refreshes: the first load, then no-change re-runs")
+    ap.add_argument("--again", action="store_true",
+                    help="keep the world and data of an earlier run in --work: every run is a no-change one")
     args = ap.parse_args(argv)
+    if args.again and not args.work:
+        ap.error("--again needs --work")
 
     work = args.work or Path(tempfile.mkdtemp(prefix="rltrack-live-refresh-"))
     work.mkdir(parents=True, exist_ok=True)
-    for old in ("data", "dbt_project", "logs"):
+    for old in ("logs",) if args.again else ("data", "dbt_project", "logs"):
         shutil.rmtree(work / old, ignore_errors=True)
     (work / "logs").mkdir()
     try:
         print(f"rltrack live refresh bench: work folder {work}; load average {os.getloadavg()[0]:.1f} "
               f"on {os.cpu_count()} cpus")
-        world, what = build_world(work, args.mirrors, dict(r.split("=", 1) for r in args.repo),
-                                  None if args.synthetic else args.cache)
+        world, what = (work / "world", "as before (--again)") if args.again else build_world(
+            work, args.mirrors, dict(r.split("=", 1) for r in args.repo), None if args.synthetic else args.cache)
         print(f"world: {what}")
         print(POLITENESS)
-        shutil.copytree(REPO_ROOT / "dbt_project", work / "dbt_project",
+        shutil.copytree(REPO_ROOT / "dbt_project", work / "dbt_project", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
         data = work / "data"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("RLTRACK_", "DAGSTER_"))}
@@ -294,16 +299,16 @@ def main(argv: list[str] | None = None) -> int:
                    RLTRACK_DBT_PROJECT_DIR=str(work / "dbt_project"), PYTHONPATH=str(REPO_ROOT),
                    BENCH_WORLD=str(world))
         for n in range(args.runs):
-            label = "first load" if n == 0 else "no-change refresh"
+            label = "first load" if n == 0 and not args.again else "no-change refresh"
             r = run_refresh(env, work / "logs" / f"refresh{n}.log")
             steps = steps_of(data / "dagster_home", r["tree"])
             print(f"\n{label}: wall {r['wall']:.1f} s, CPU {r['cpu']:.1f} s (process tree)")
             print(f"  {'step':<34}{'wall s':>8}{'CPU s':>8}")
             for key, wall, cpu in steps:
-                print(f"  {key[:34]:<34}{wall:>8.1f}{cpu:>8.1f}")
-            in_steps = sum(w for _, w, _ in steps)
-            print(f"  {'steps (' + str(len(steps)) + ')':<34}{in_steps:>8.1f}"
-                  f"{sum(c for _, _, c in steps):>8.1f}")
+                print(f"  {key[:34]:<34}" + (f"{wall:>8.1f}{cpu:>8.1f}" if wall is not None else f"{'skipped':>16}"))
+            ran = [(w, c) for _, w, c in steps if w is not None]
+            in_steps = sum(w for w, _ in ran)
+            print(f"  {'steps (' + str(len(ran)) + ' ran)':<34}{in_steps:>8.1f}{sum(c for _, c in ran):>8.1f}")
             print(f"  {'outside steps':<34}{r['wall'] - in_steps:>8.1f}")
         print("\nquarantined items (rltrack quarantine):")
         listing = subprocess.run([PY, "-m", "orchestration.cli", "quarantine"], env=env, cwd=REPO_ROOT,
