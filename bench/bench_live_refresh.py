@@ -8,7 +8,7 @@ process, from an empty data folder and a fresh copy of the dbt project, as after
   `--shared` into the work folder and mined in place, as `RLTRACK_GIT_REPO_<ID>=<path>` is in live mode;
 - arXiv: the local paper cache (`data/real_world/papers/*.json` of the main checkout) as papers the
   fake arXiv serves in the API's shapes (Atom query API, OAI-PMH); without the cache, the sample's papers.
-  The live world's candidate-pool query is on (`arxiv_pool`);
+  The live world's candidate-pool query is on (`arxiv_pool`), and its tech-report recheck interval;
 - GitHub: the local thread cache (`data/real_world/threads/<owner>+<name>/<n>.json`) as REST payloads
   (issues with `pull_request`, issue comments, review comments, reviews), paged with Link headers;
   without it, the sample's threads;
@@ -45,6 +45,7 @@ sys.path.insert(0, str(REPO_ROOT))
 from bench.bench_real_history import MIRRORS, mirror_for, shared_clone  # noqa: E402
 from bench.bench_refresh import ProcTree  # noqa: E402
 from ingestion import config  # noqa: E402
+from ingestion.world import World  # noqa: E402
 
 PY = sys.executable
 CACHE = Path("/work/main/data/real_world")
@@ -205,7 +206,7 @@ def build_world(work: Path, mirrors: Path, given: dict[str, str], cache: Path | 
         repos[fw.framework_id] = str(shared_clone(source, work / "repos" / fw.framework_id, fw.default_branch))
     (folder / "world.json").write_text(json.dumps({
         "name": "live_bench", "repos": repos, "mine_in_place": True, "frameworks": sorted(repos),
-        "arxiv_pool": True,
+        "arxiv_pool": True, "report_recheck_s": World.live().report_recheck_s,  # as the live world
     }, indent=2), encoding="utf-8")
     what = (f"{len(papers)} papers ({'local cache' if real else 'sample'}), {threads} threads "
             f"({'local cache' if real_threads else 'sample'}), {reports} reports (sample texts), "
