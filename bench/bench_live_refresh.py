@@ -5,7 +5,8 @@ way a user does (`python -m orchestration.cli refresh --world DIR`: the Dagster 
 process, from an empty data folder and a fresh copy of the dbt project, as after a fresh clone):
 
 - git: the bare mirrors `/work/.mirror/<owner>+<name>/repo` (or `--repo ID=PATH`), each cloned
-  `--shared` into the work folder and mined in place, as `RLTRACK_GIT_REPO_<ID>=<path>` is in live mode;
+  `--shared` into the work folder and mined in place, as `RLTRACK_GIT_REPO_<ID>=<path>` is in live mode
+  (a framework without a mirror: the sample's generated history, where it has one);
 - arXiv: the local paper cache (`data/real_world/papers/*.json` of the main checkout) as papers the
   fake arXiv serves in the API's shapes (Atom query API, OAI-PMH); without the cache, the sample's papers.
   The live world's candidate-pool query is on (`arxiv_pool`), and its tech-report recheck interval;
@@ -197,15 +198,26 @@ def build_world(work: Path, mirrors: Path, given: dict[str, str], cache: Path | 
     real_threads = cache is not None and (cache / "threads").is_dir()
     threads = write_github(folder / "github", cached_threads(cache / "threads") if real_threads else sample_threads())
     reports = write_reports(folder / "reports")
-    repos = {}
-    for fw in config.frameworks():
+    registry = {fw.framework_id: fw for fw in config.frameworks()}
+    repos, generated = {}, []
+    for fw in registry.values():
         source = mirror_for(fw, mirrors, given)
         if source is None:
-            print(f"  {fw.framework_id:10s} no repository found; skipped")
+            generated.append(fw.framework_id)
             continue
         repos[fw.framework_id] = str(shared_clone(source, work / "repos" / fw.framework_id, fw.default_branch))
+    if generated:  # no mirror: the sample's generated history, where it has one
+        from worlds.sample.serve import build_sample_files
+
+        sample_repos, _ = build_sample_files(work / "sample")
+        for fw_id in generated:
+            if fw_id in sample_repos:
+                repos[fw_id] = str(shared_clone(sample_repos[fw_id], work / "repos" / fw_id,
+                                                registry[fw_id].default_branch))
+        print(f"  no mirror of {', '.join(generated)}: "
+              f"{', '.join(f for f in generated if f in repos) or 'none'} from the sample's generated histories")
     (folder / "world.json").write_text(json.dumps({
-        "name": "live_bench", "repos": repos, "mine_in_place": True, "frameworks": sorted(repos),
+        "name": "live_bench", "repos": repos, "mine_in_place": True,  # frameworks: those with a repo or threads
         "arxiv_pool": True, "report_recheck_s": World.live().report_recheck_s,  # as the live world
     }, indent=2), encoding="utf-8")
     what = (f"{len(papers)} papers ({'local cache' if real else 'sample'}), {threads} threads "
