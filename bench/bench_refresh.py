@@ -78,16 +78,16 @@ def served(urls: dict) -> dict:
 
 
 # --- measuring child processes --------------------------------------------------------------------
-class TreeRss:
-    """Samples the summed RSS of all live descendants of this process from /proc."""
+class ProcTree:
+    """Samples /proc every `interval_s` for the live descendants of `root` (default: this process)
+    and hands `sample()` their stat fields (after the command name) by pid."""
 
-    def __init__(self, interval_s: float = 0.25) -> None:
-        self.interval_s = interval_s
-        self.peak_kb = 0
+    def __init__(self, interval_s: float = 0.25, root: int | None = None) -> None:
+        self.interval_s, self.root = interval_s, root
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self) -> TreeRss:
+    def __enter__(self):
         self._thread.start()
         return self
 
@@ -95,28 +95,39 @@ class TreeRss:
         self._stop.set()
         self._thread.join()
 
+    def sample(self, stats: dict[int, list[str]]) -> None:
+        raise NotImplementedError
+
     def _run(self) -> None:
-        me = os.getpid()
+        root = self.root or os.getpid()
         while not self._stop.wait(self.interval_s):
-            parents: dict[int, int] = {}
-            rss: dict[int, int] = {}
+            stats: dict[int, list[str]] = {}
             for entry in os.listdir("/proc"):
                 if not entry.isdigit():
                     continue
                 try:
                     with open(f"/proc/{entry}/stat") as fh:
-                        fields = fh.read().rsplit(")", 1)[1].split()
-                    parents[int(entry)] = int(fields[1])
-                    rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE") // 1024
-                except (OSError, IndexError, ValueError):
+                        stats[int(entry)] = fh.read().rsplit(")", 1)[1].split()
+                except (OSError, IndexError):
                     continue
-            tree, frontier = set(), [me]
+            parents = {pid: int(fields[1]) for pid, fields in stats.items()}
+            tree, frontier = {root} if self.root else set(), [root]
             while frontier:
                 pid = frontier.pop()
                 kids = [p for p, pp in parents.items() if pp == pid and p not in tree]
                 tree.update(kids)
                 frontier.extend(kids)
-            self.peak_kb = max(self.peak_kb, sum(rss.get(p, 0) for p in tree))
+            self.sample({pid: stats[pid] for pid in tree if pid in stats})
+
+
+class TreeRss(ProcTree):
+    """The peak summed RSS of all live descendants of this process."""
+
+    peak_kb = 0
+
+    def sample(self, stats: dict[int, list[str]]) -> None:
+        page_kb = os.sysconf("SC_PAGE_SIZE") // 1024
+        self.peak_kb = max(self.peak_kb, sum(int(f[21]) * page_kb for f in stats.values()))
 
 
 def timed(cmd: list[str], env: dict, label: str, log_dir: Path) -> dict:

@@ -5,7 +5,9 @@ The report list and the arXiv web endpoint come from the world (`ingestion.world
 HTML rendering (`/html/<id>`), falling back to the abstract on `/abs/<id>`, as politely as the
 world says (live: one request every three seconds).
 Incremental: a report whose full text was read cleanly is read again only when its seed row, the
-alias catalogue or `READER_VERSION` changes (or by a full rebuild).
+alias catalogue or `READER_VERSION` changes (or by a full rebuild); one read from less (its abstract,
+a cut-off page, nothing) is asked again when those change or once the world's `report_recheck_s` has
+passed (live: a day, as arXiv's HTML renderings appear within days; loopback worlds: every run).
 
 Mentions are matched against the method catalogue seed (`method_catalogue.csv`):
 - names ("Group Relative Policy Optimization"): case-insensitive, spaces or hyphens between words;
@@ -430,22 +432,34 @@ def tech_reports_source(
         """Each report's text, fetched once per run and shared by the resources. A report whose
         full HTML text was read without a problem, with the same seed row and alias catalogue, is
         not fetched again (its rows stay as loaded; a full rebuild, which drops this state, reads
-        every report again). Abstract-only reports are read each run: their HTML may appear."""
-        clean = dlt.current.source_state().setdefault("read_cleanly", {})  # arxiv_id -> digest
+        every report again). Reports read from less than their full text are asked again once the
+        world's `report_recheck_s` has passed: their HTML may appear."""
+        state = dlt.current.source_state()
+        clean = state.setdefault("read_cleanly", {})  # arxiv_id -> digest
+        partly = state.setdefault("read_partly", {})  # arxiv_id -> [digest, when]
+        now = datetime.now(timezone.utc)
+
+        def recheck_due(ref: ReportRef) -> bool:
+            digest, at = partly.get(ref.arxiv_id) or (None, None)
+            return digest != read_with(ref) or (now - datetime.fromisoformat(at)).total_seconds() >= world.report_recheck_s
+
         pending = [r for r in refs if r.arxiv_id not in fetched and r.arxiv_id not in failed
-                   and clean.get(r.arxiv_id) != read_with(r)]
+                   and clean.get(r.arxiv_id) != read_with(r) and recheck_due(r)]
         if pending:
             http = world.arxiv_web_politeness.client()
             for ref, got in fetch_reports(http, world.arxiv_web.rstrip("/"), pending):
-                if isinstance(got, Problem):
+                if isinstance(got, Problem):  # asked again next run
                     failed[ref.arxiv_id] = got
                     clean.pop(ref.arxiv_id, None)
+                    partly.pop(ref.arxiv_id, None)
                     continue
                 fetched[ref.arxiv_id] = (got, datetime.now(timezone.utc))
                 if got.source == "html" and not got.problem:  # full text: nothing to gain
                     clean[ref.arxiv_id] = read_with(ref)
+                    partly.pop(ref.arxiv_id, None)
                 else:
                     clean.pop(ref.arxiv_id, None)
+                    partly[ref.arxiv_id] = [read_with(ref), now.isoformat()]
         for ref in refs:
             if ref.arxiv_id in fetched:
                 yield (ref, *fetched[ref.arxiv_id])

@@ -68,6 +68,7 @@ class World:
     arxiv_pool: bool = True  # harvest only the study's candidate pool (`ingestion.arxiv_pool`)
     affiliations: bool = True  # look authors' institutions up (OpenAlex) before screening
     model_screener: bool = True  # a language model screens too, when the environment configures one
+    report_recheck_s: float = 86400.0  # a tech report read from less than its full text is asked again after this
 
     @classmethod
     def live(cls) -> World:
@@ -89,7 +90,8 @@ class World:
     @classmethod
     def loopback(cls, name: str, **parts: Any) -> World:
         """A world served on this machine: every endpoint asked without spacing."""
-        parts = {"arxiv_pool": False, "affiliations": False, "model_screener": False, **parts}
+        parts = {"arxiv_pool": False, "affiliations": False, "model_screener": False, "report_recheck_s": 0.0,
+                 **parts}
         return cls(name=name, arxiv_politeness=LOOPBACK, github_politeness=LOOPBACK,
                    arxiv_web_politeness=LOOPBACK, **parts)
 

@@ -157,6 +157,24 @@ def cmd_lookup(args: argparse.Namespace) -> int:
     return 0 if result.found else 1
 
 
+def cmd_quarantine(args: argparse.Namespace) -> int:
+    from orchestration.analyst.quarantine import COLUMNS, quarantined, summary
+    from orchestration.analyst.sql import QueryResult, format_result
+
+    con = _open_published(args)
+    if con is None:
+        return 2
+    try:
+        rows = quarantined(con, args.source)
+    finally:
+        con.close()
+    if rows:
+        print(format_result(QueryResult(list(COLUMNS), rows), args.format))
+    if args.format == "table":
+        print(summary(rows))
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from orchestration.analyst.report import write_report
 
@@ -257,6 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
     look.add_argument("query", nargs="+", help="e.g. 2507.18071, 2503.14476v2, https://arxiv.org/abs/..., 'Dr. GRPO'")
     look.add_argument("--json", action="store_true", help="machine-readable output")
     look.set_defaults(func=cmd_lookup)
+
+    quarantine = sub.add_parser("quarantine", parents=[reader], help="list what every source set aside "
+                                "(arXiv entries, git files and commits, GitHub objects, tech reports) and why")
+    from orchestration.analyst.quarantine import QUARANTINE_TABLES
+
+    quarantine.add_argument("--source", action="append", choices=list(QUARANTINE_TABLES),
+                            help="only this source (repeatable)")
+    quarantine.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    quarantine.set_defaults(func=cmd_quarantine)
 
     report = sub.add_parser("report", parents=[reader], help="write the static HTML report (one file, offline)")
     report.add_argument("--out", help="output file (default <data-dir>/report/report.html)")

@@ -7,7 +7,9 @@ import dagster as dg
 from dagster_dlt import DagsterDltResource
 
 from orchestration.dbt_project import dbt_resource, parse_manifest
+from orchestration.instance import quick_run_history
 
+quick_run_history()  # runs of these definitions store their events without an fsync each
 parse_manifest()  # dagster-dbt builds its assets from target/manifest.json
 
 from orchestration.assets.factor_model import factor_model  # noqa: E402

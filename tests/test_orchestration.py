@@ -256,10 +256,10 @@ def test_sample_refresh_materialisations_carry_counts_and_previews(sample_refres
         assert "headline" in snapshot
         records = instance.fetch_materializations(key("raw_github/issues"), limit=1).records
         assert records[0].asset_materialization.metadata["complete"].value is True
-        check = instance.event_log_storage.get_latest_asset_check_execution_by_key(
-            [dg.AssetCheckKey(key("marts/fct_method_adoptions"), "gx_fct_method_adoptions")])
-        evaluation = next(iter(check.values()))
-        assert evaluation.status.value == "SUCCEEDED"
+        # (a later refresh with nothing new skips the check: its latest execution may be a skipped one)
+        history = instance.event_log_storage.get_asset_check_execution_history(
+            dg.AssetCheckKey(key("marts/fct_method_adoptions"), "gx_fct_method_adoptions"), limit=5)
+        assert "SUCCEEDED" in [record.status.value for record in history]
 
 
 def test_github_per_framework_load_then_full_refresh(tmp_warehouse, monkeypatch):

@@ -154,11 +154,11 @@ def seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]
 
 
 # --- loading and reading back ------------------------------------------------------------------
-def load(tmp_path: Path, web: FakeArxivWeb) -> dict[str, list[tuple]]:
+def load(tmp_path: Path, web: FakeArxivWeb, **world: object) -> dict[str, list[tuple]]:
     pipe = dlt.pipeline(pipeline_name="tech_reports_faults", dataset_name="raw_reports",
                         destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
                         pipelines_dir=str(tmp_path / "dlt"))
-    pipe.run(tech_reports_source(world=World.loopback("faults", arxiv_web=web.base_url)))
+    pipe.run(tech_reports_source(world=World.loopback("faults", arxiv_web=web.base_url, **world)))
     return tables(tmp_path)
 
 
@@ -387,6 +387,30 @@ def test_a_report_read_cleanly_is_not_fetched_again_until_its_seed_row_or_the_ca
     monkeypatch.setattr(tech_reports, "READER_VERSION", tech_reports.READER_VERSION + 1)
     load(tmp_path, web)
     assert f"/html/{GOOD_ID}" in web.requests
+
+
+def test_a_report_read_from_its_abstract_is_asked_again_only_after_the_recheck_interval(
+        tmp_path: Path, web: FakeArxivWeb, seed: Callable[..., None]) -> None:
+    seed(("Clean", GOOD_ID), ("Abstract only", OTHER_ID))
+    web.serve(GOOD_ID, html_text=GOOD_TEXT)
+    web.serve(OTHER_ID, abs_text="We use DPO.")
+    first = load(tmp_path, web, report_recheck_s=3600)
+    assert sorted(web.requests) == [f"/abs/{OTHER_ID}", f"/html/{GOOD_ID}", f"/html/{OTHER_ID}"]
+
+    web.requests.clear()
+    assert load(tmp_path, web, report_recheck_s=3600) == first  # within the hour: nothing asked, rows kept
+    assert web.requests == []
+    assert [r[:2] for r in first["reports"]] == [(GOOD_ID, "html"), (OTHER_ID, "abs")]
+
+    web.serve(OTHER_ID, html_text=GOOD_TEXT)  # its HTML rendering appeared
+    seed(("Clean", GOOD_ID), ("Abstract only", OTHER_ID), params_total_b="235")  # a changed seed row: asked now
+    got = load(tmp_path, web, report_recheck_s=3600)
+    assert f"/html/{OTHER_ID}" in web.requests
+    assert [r[:2] for r in got["reports"]] == [(GOOD_ID, "html"), (OTHER_ID, "html")]
+
+    web.requests.clear()  # read cleanly now: not asked again, whatever the interval
+    load(tmp_path, web, report_recheck_s=0)
+    assert web.requests == []
 
 
 def test_bad_seed_number_is_a_clear_error(seed: Callable[..., None]) -> None:

@@ -12,7 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 def serve_on_loopback(handler: type[BaseHTTPRequestHandler], name: str) -> Iterator[str]:
     """Yield the server's base URL (`http://127.0.0.1:<port>`); stop the server afterwards."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    worker = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    # a short poll: `shutdown()` waits up to one poll interval (the default, 0.5 s, for each server)
+    worker = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=name, daemon=True)
     worker.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

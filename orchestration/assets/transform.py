@@ -18,15 +18,17 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtC
 
 from ingestion import config as rl_config
 from orchestration.assets.raw import WRITER_POOL
+from orchestration.build_inputs import built_digest, inputs_digest, store_digest
 from orchestration.dbt_project import (
     DBT_ASSETS_NAME,
+    DBT_PROJECT_DIR,
     MANIFEST_PATH,
     REFRESH_BUILD_ARGS,
     dbt_env,
     dbt_project,
     prune_build_targets,
 )
-from orchestration.warehouse import write_lock
+from orchestration.warehouse import published_path, write_lock
 
 OWNER = "team:analytics-engineering"
 PREVIEW_ROWS = 10
@@ -139,12 +141,24 @@ def with_row_counts(context: AssetExecutionContext, events: list) -> Iterator[An
     name=DBT_ASSETS_NAME,
 )
 def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: DbtBuildConfig):
-    """`dbt build` of the selected models (seeds, models and their data tests)."""
+    """`dbt build` of the selected models (seeds, models and their data tests); a refresh of every
+    model skips it when nothing it reads changed since the published build (`build_inputs`)."""
     os.environ.update(dbt_env())  # the dbt subprocess reads the absolute warehouse path
     args = [*REFRESH_BUILD_ARGS, *(["--full-refresh"] if config.full_refresh else [])]
     with write_lock():
+        digest = None
+        if not context.is_subset:  # a whole build: its inputs' digest is kept with it
+            with duckdb.connect(str(rl_config.warehouse_path()), read_only=True) as con:
+                digest = inputs_digest(con, DBT_PROJECT_DIR)
+            if not config.full_refresh and digest == built_digest(published_path()):
+                context.log.info("dbt build skipped: the raw tables and the dbt project are as the build of "
+                                 "the published snapshot read them (orchestration/build_inputs.py)")
+                return
         invocation = dbt.cli(args, context=context, raise_on_error=False)
         events = list(invocation.stream())
+        if digest and invocation.is_successful():
+            with duckdb.connect(str(rl_config.warehouse_path())) as con:
+                store_digest(con, digest)
         yield from with_row_counts(context, events)
     prune_build_targets()
     if not invocation.is_successful():
