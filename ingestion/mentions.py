@@ -279,12 +279,12 @@ _BORROWED_RE = re.compile(
 
 
 def _borrows(lines: list[str], i: int) -> bool:
-    return bool(find_arxiv_ids(lines[i])) and bool(_BORROWED_RE.search(" ".join(lines[i:i + 2])))
+    return bool(find_arxiv_ids(lines[i])) and bool(_BORROWED_RE.search(" ".join(lines[max(0, i - 1):i + 2])))
 
 
 def split_borrowed(text: str) -> tuple[str, str]:
     """(lines citing an id for something borrowed or used elsewhere, the other lines). A sentence
-    may wrap, so an id's line is read with the next one."""
+    may wrap, so an id's line is read with the lines before and after it."""
     if not _BORROWED_RE.search(text):
         return "", text
     lines = text.split("\n")

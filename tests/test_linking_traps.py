@@ -10,7 +10,7 @@ page whose headings are underlined with `~~~` (not a code fence); "docs: add X" 
 a commit message citing several papers; a name that starts with the framework's (a work built on it);
 the name of a paper whose abstract proposes no RL method (an environment) in an example; an id a
 comment or docs page cites for something borrowed or used elsewhere ("adapted from", "has since
-been used in").
+been used in"); a name that is one word plus RL (a setting, not a method) in an example's file name.
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -63,6 +63,7 @@ PAPERS = [
            "We describe a toolkit of ten thousand shell tasks, each with unit tests and a container image."),
     _paper("2503.00022", "A Sandbox Post-Processing Trick", "2025-03-01"),
     _paper("2503.00023", "A Model Whose Report Names A Masking Trick", "2025-03-01"),
+    _paper("2503.00024", "Geo-RL: Reinforcement Learning On Geometry Problems", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -108,6 +109,7 @@ HISTORY = [
     ("2025-04-04", "docs: token masking", {"docs/algo/masking.md": (
         "# Token masking\n\nThis technique has since been used in the training of "
         "[a model](https://arxiv.org/abs/2503.00023).\n")}),
+    ("2025-04-05", "examples: geometry", {"examples/geo/train_geo_rl.py": "def main():\n    pass\n"}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -186,4 +188,5 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "before the paper" in aliases["pulse"]  # a word already in the code
     assert "name of the framework verl" in aliases["verl"]
     assert "named after the framework verl" in aliases["verl_tool"]  # a work built on the framework
+    assert "setting plus RL" in aliases["geo_rl"]  # a task trained with RL, not a method's name
     assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()
