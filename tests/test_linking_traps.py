@@ -10,7 +10,9 @@ page whose headings are underlined with `~~~` (not a code fence); "docs: add X" 
 a commit message citing several papers; a name that starts with the framework's (a work built on it);
 the name of a paper whose abstract proposes no RL method (an environment) in an example; an id a
 comment or docs page cites for something borrowed or used elsewhere ("adapted from", "has since
-been used in"); a name that is one word plus RL (a setting, not a method) in an example's file name.
+been used in"); a name that is one word plus RL (a setting, not a method) in an example's file name;
+a name ending like a model's version (X-R1) as a run script's file name or a config value (while a
+recipe folder of its own is an adoption).
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -64,6 +66,8 @@ PAPERS = [
     _paper("2503.00022", "A Sandbox Post-Processing Trick", "2025-03-01"),
     _paper("2503.00023", "A Model Whose Report Names A Masking Trick", "2025-03-01"),
     _paper("2503.00024", "Geo-RL: Reinforcement Learning On Geometry Problems", "2025-03-01"),
+    _paper("2503.00025", "Zeta-R1: A Model Line", "2025-03-01"),
+    _paper("2503.00026", "Kappa-R1: A Recipe", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -110,6 +114,9 @@ HISTORY = [
         "# Token masking\n\nThis technique has since been used in the training of "
         "[a model](https://arxiv.org/abs/2503.00023).\n")}),
     ("2025-04-05", "examples: geometry", {"examples/geo/train_geo_rl.py": "def main():\n    pass\n"}),
+    ("2025-04-06", "scripts: serve a model", {"scripts/run-zeta-r1.sh": "python3 serve.py\n",
+                                             "configs/serve.yaml": "reasoning_parser: zeta_r1\n"}),
+    ("2025-04-07", "recipe: kappa", {"recipe/kappa-r1/main.py": "def main():\n    pass\n"}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -157,6 +164,7 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
         ("2503.00010", shas["2025-03-24"], "implementation"),  # "add ReKappa" in the subject
         ("2503.00011", shas["2025-03-25"], "implementation"),  # huggingface/papers/<id> in a docstring
         ("2503.00015", shas["2025-03-29"], "implementation"),  # option value, authored earlier
+        ("2503.00026", shas["2025-04-07"], "implementation"),  # a recipe folder with a versioned name
     ]
     day = con.execute("select cast(adopted_on as varchar) from marts.fct_method_adoptions "
                       "where arxiv_id = '2503.00015'").fetchone()[0]
@@ -183,6 +191,8 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "without an RL method" in cited["2503.00021"]  # an environment's name in an example
     assert "inline citation" in cited["2503.00022"]  # "adapted from" in a code comment: borrowed
     assert "inline citation" in cited["2503.00023"]  # "has since been used in" in a docs page
+    assert "model name in a file name" in cited["2503.00025"]  # a run script for the model R1
+    assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code

@@ -210,6 +210,19 @@ graded as (
             when o.framework_id is not null then 'citation'
             when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
                 then 'citation'
+            -- a name ending like a model line's version (R1, M1, K2) names the model when it is only a
+            -- file's name (a run script or config for it) or a config value (a parser, a template); a
+            -- folder of its own (a recipe) still counts
+            when
+                pl.match_kind = 'alias' and {{ regex_contains('pl.mention_value', '_[a-z][0-9]+$') }}
+                and (
+                    pl.mention_context = 'option_value'
+                    or (
+                        pl.mention_context = 'path'
+                        and not contains(replace(lower(regexp_replace(pl.path, '[^/]*$', '')), '-', '_'), pl.mention_value)
+                    )
+                )
+                then 'citation'
             when pl.place = 'message'
                 then case
                         when
@@ -268,6 +281,7 @@ select
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl
             then 'the name of a paper without an RL method (a model, benchmark or tool used), not a method'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
+        when g.evidence_grade = 'citation' and g.mention_context = 'option_value' then 'a model name as a config value'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
         when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
             then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'
