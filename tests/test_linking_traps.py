@@ -12,7 +12,8 @@ the name of a paper whose abstract proposes no RL method (an environment) in an 
 comment or docs page cites for something borrowed or used elsewhere ("adapted from", "has since
 been used in"); a name that is one word plus RL (a setting, not a method) in an example's file name;
 a name ending like a model's version (X-R1) as a run script's file name or a config value (while a
-recipe folder of its own is an adoption).
+recipe folder of its own is an adoption); an example config named after the data set it trains on
+(`nupo_17k`: a method's name and a size).
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -68,6 +69,7 @@ PAPERS = [
     _paper("2503.00024", "Geo-RL: Reinforcement Learning On Geometry Problems", "2025-03-01"),
     _paper("2503.00025", "Zeta-R1: A Model Line", "2025-03-01"),
     _paper("2503.00026", "Kappa-R1: A Recipe", "2025-03-01"),
+    _paper("2503.00027", "NUPO: A Method Whose Name A Data Set Took", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -117,6 +119,8 @@ HISTORY = [
     ("2025-04-06", "scripts: serve a model", {"scripts/run-zeta-r1.sh": "python3 serve.py\n",
                                              "configs/serve.yaml": "reasoning_parser: zeta_r1\n"}),
     ("2025-04-07", "recipe: kappa", {"recipe/kappa-r1/main.py": "def main():\n    pass\n"}),
+    ("2025-04-08", "examples: math env", {"examples/agent/gem_math_nupo.yaml": (
+        "adv_estimator: reinforce\ntrain_env:\n  nupo_17k:\n    tags: [nupo_17k]\n")}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -193,6 +197,7 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "inline citation" in cited["2503.00023"]  # "has since been used in" in a docs page
     assert "model name in a file name" in cited["2503.00025"]  # a run script for the model R1
     assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
+    assert "data set named after it" in cited["2503.00027"]  # a config named after the data set it trains on
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code

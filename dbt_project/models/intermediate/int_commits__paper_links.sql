@@ -156,6 +156,23 @@ placed as (
     from linked as l
 ),
 
+dataset_files as (
+    -- a file named after a name whose content names a data set built on it (`dapo_17k`: the name
+    -- and a size): the file is about the data set
+    select distinct
+        l.framework_id,
+        l.sha,
+        l.path,
+        l.mention_value
+    from linked as l
+    inner join mentions as d
+        on l.framework_id = d.framework_id and l.sha = d.sha and l.path = d.path
+    where
+        l.match_kind = 'alias' and l.mention_context = 'path' and d.mention_kind = 'token'
+        and starts_with(d.mention_value, l.mention_value || '_')
+        and {{ regex_contains('substr(d.mention_value, length(l.mention_value) + 2)', '^[0-9]+[km](_|$)') }}
+),
+
 kinds as (
     select
         s.arxiv_id,
@@ -192,6 +209,7 @@ graded as (
         k.paper_kind,
         k.is_read_not_rl,
         o.framework_id is not null as is_own_paper,
+        ds.sha is not null as is_dataset_file,
         ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
@@ -205,7 +223,8 @@ graded as (
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
             -- the name of a paper that proposes no RL method names a model, benchmark, environment or
-            -- tool a recipe uses (its arXiv id in implementing code, a catalogued name or one beside its id still counts)
+            -- tool a recipe uses (its arXiv id in implementing code, a catalogued name or one beside its
+            -- id still counts)
             when pl.match_kind = 'alias' and not pl.is_known_name and k.is_read_not_rl then 'citation'
             when o.framework_id is not null then 'citation'
             when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
@@ -219,10 +238,13 @@ graded as (
                     pl.mention_context = 'option_value'
                     or (
                         pl.mention_context = 'path'
-                        and not contains(replace(lower(regexp_replace(pl.path, '[^/]*$', '')), '-', '_'), pl.mention_value)
+                        and not contains(
+                            replace(lower(regexp_replace(pl.path, '[^/]*$', '')), '-', '_'), pl.mention_value
+                        )
                     )
                 )
                 then 'citation'
+            when ds.sha is not null then 'citation'
             when pl.place = 'message'
                 then case
                         when
@@ -247,6 +269,10 @@ graded as (
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
+    left join dataset_files as ds
+        on
+            pl.framework_id = ds.framework_id and pl.sha = ds.sha and pl.path = ds.path
+            and pl.mention_value = ds.mention_value
 )
 
 select
@@ -281,6 +307,8 @@ select
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl
             then 'the name of a paper without an RL method (a model, benchmark or tool used), not a method'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
+        when g.evidence_grade = 'citation' and g.is_dataset_file
+            then 'a file about a data set named after it (the name with a size), not the method'
         when g.evidence_grade = 'citation' and g.mention_context = 'option_value' then 'a model name as a config value'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
         when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}

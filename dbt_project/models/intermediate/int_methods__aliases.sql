@@ -159,8 +159,10 @@ assessed as (
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
         -- one word plus RL (SWE-RL, Logic-RL): a setting trained with RL, a description, not a name
-        bool_or(n.alias_source <> 'catalogue' and {{ regex_contains('n.alias_token', '^([a-z0-9]+_rl|rl_[a-z0-9]+)$') }})
-            as is_setting_name,
+        bool_or(
+            n.alias_source <> 'catalogue'
+            and {{ regex_contains('n.alias_token', '^([a-z0-9]+_rl|rl_[a-z0-9]+)$') }}
+        ) as is_setting_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
         bool_or(
