@@ -238,9 +238,9 @@ graded as (
                     pl.mention_context = 'option_value'
                     or (
                         pl.mention_context = 'path'
-                        and not contains(
+                        and strpos(
                             replace(lower(regexp_replace(pl.path, '[^/]*$', '')), '-', '_'), pl.mention_value
-                        )
+                        ) = 0
                     )
                 )
                 then 'citation'
