@@ -13,12 +13,13 @@ is not evidence of it); the truth covers the dev frameworks (trl, verl, openrlhf
 
 With `--list-claims` it also lists the in-window pairs it claims in the frameworks the truth
 does not cover (held out), with their first evidence, for adjudication by hand; `--sample N`
-lists a random sample of N of them instead (`--seed` fixes it).
+lists a random sample of N of them instead (`--seed` fixes it); `--adjudication` measures their
+precision against hand verdicts and lists the claims without one.
 
 Usage:
   python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
                            [--papers-cache /work/main/data/real_world/papers] [--quiet]
-                           [--list-claims [--sample 40 --seed 14]]
+                           [--list-claims [--sample 40 --seed 14] [--adjudication verdicts.csv]]
 """
 
 from __future__ import annotations
@@ -241,6 +242,23 @@ def print_claims(claims: list[tuple], sample: int | None, seed: int) -> None:
         print(f"  CLAIM  {fw} {aid} {day} {sha[:12]} {grade} '{value}' {path or '(message)'} | {title[:60]} | {reason}")
 
 
+def score_claims(claims: list[tuple], adjudication: Path) -> None:
+    """Held-out precision of the claims against a hand adjudication (csv: framework, arxiv_id,
+    verdict true | false | borderline); claims it lacks are listed for adjudication."""
+    verdicts = {(r["framework"], r["arxiv_id"]): r["verdict"] for r in _read_csv(adjudication)}
+    judged = [verdicts[c[0], c[1]] for c in claims if (c[0], c[1]) in verdicts]
+    true, border = judged.count("true"), judged.count("borderline")
+    n = max(1, len(judged))
+    print(f"\nheld-out precision over {len(judged)} adjudicated claims: {true / n:.2f} "
+          f"({(true + border) / n:.2f} counting {border} borderline true); "
+          f"{len(judged) - true - border} false")
+    for c in claims:
+        if verdicts.get((c[0], c[1]), "true") != "true":
+            print(f"  {verdicts[c[0], c[1]].upper():<10} {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}")
+        elif (c[0], c[1]) not in verdicts:
+            print(f"  UNJUDGED   {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}")
+
+
 def _evidence(r) -> str:
     return f"{r[2]} {r[3]} ({r[4]}) '{r[7]}' {r[5][:9]} {r[6]}"
 
@@ -268,6 +286,8 @@ def main() -> None:
     ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")
     ap.add_argument("--sample", type=int, help="with --list-claims: a random sample of this many")
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
+    ap.add_argument("--adjudication", type=Path, help="with --list-claims: a csv of verdicts on held-out "
+                    "claims (framework, arxiv_id, verdict) to measure their precision")
     args = ap.parse_args()
 
     git_files = []
@@ -294,7 +314,10 @@ def main() -> None:
     print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['tp'] / max(1, tot['found']):>9.2f} "
           f"{tot['tp'] / max(1, tot['true']):>7.2f} {tot['on_time_n'] / max(1, tot['tp']):>9.0%}")
     if args.list_claims:
-        print_claims(held_out_claims(warehouse, args.truth), args.sample, args.seed)
+        claims = held_out_claims(warehouse, args.truth)
+        print_claims(claims, args.sample, args.seed)
+        if args.adjudication:
+            score_claims(claims, args.adjudication)
 
 
 if __name__ == "__main__":

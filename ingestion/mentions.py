@@ -267,6 +267,33 @@ class _Found:
 
 
 _TODO_RE = re.compile(r"^.*\b(?:TODO|FIXME)\b.*$", re.M)
+# Words around an id saying the text borrows something else from the paper, or that others use what
+# the text describes: "adapted from [id]", "also used in [id]", "has since been used in the training
+# of [id]", "[id] also adopts it", "from [id]'s prompt", "the dataset structure used in [id]",
+# "reproduce the results of [id]". The id is cited, not the method implemented.
+_BORROWED_RE = re.compile(
+    r"\b(?:adapted|borrowed|copied) from\b|\balso adopts?\b|\badopts? the same\b|"
+    r"\b(?:also|since|previously|has been|have been) (?:been )?(?:used|adopted|applied|shown)\b|"
+    r"\bprompts?\b|\bdata(?:set)? (?:structure|format)\b|\breward curves\b|\bresults (?:from|of|in)\b|"
+    r"\breproduc", re.I)
+
+
+def _borrows(lines: list[str], i: int) -> bool:
+    return bool(find_arxiv_ids(lines[i])) and bool(_BORROWED_RE.search(" ".join(lines[max(0, i - 1):i + 2])))
+
+
+def split_borrowed(text: str) -> tuple[str, str]:
+    """(lines citing an id for something borrowed or used elsewhere, the other lines). A sentence
+    may wrap, so an id's line is read with the lines before and after it."""
+    if not _BORROWED_RE.search(text):
+        return "", text
+    lines = text.split("\n")
+    cited = [i for i in range(len(lines)) if _borrows(lines, i)]
+    if not cited:
+        return "", text
+    keep = set(cited)
+    return ("\n".join(lines[i] for i in cited),
+            "\n".join(line for i, line in enumerate(lines) if i not in keep))
 
 
 def _scan_code(text: str, found: _Found) -> None:
@@ -277,6 +304,8 @@ def _scan_code(text: str, found: _Found) -> None:
     if _TODO_RE.search(text):  # a paper a TODO names is not implemented yet: cited, the rest is code
         found.ids("\n".join(m.group(0) for m in _TODO_RE.finditer(text)), "inline_citation")
         text = _TODO_RE.sub("", text)
+    borrowed, text = split_borrowed(text)
+    found.ids(borrowed, "inline_citation")
     found.ids(text, "code_comment")
 
 
@@ -365,9 +394,10 @@ def _scan_docs(text: str, found: _Found) -> None:
                     found.tokens(link, context)
         if "arxiv" in line.lower() or "papers" in line.lower():
             context = _line_context(line, section)
+            borrowed = context in ("docs_text", "docs_list") and _borrows(lines, i)
             for aid in find_arxiv_ids(line):
-                found.add("arxiv_id", aid, "inline_citation" if context == "docs_text" and _cited_inline(line, aid)
-                          else context)
+                found.add("arxiv_id", aid, "inline_citation" if borrowed or (
+                    context == "docs_text" and _cited_inline(line, aid)) else context)
     if block:  # a block left open runs to the end of the text
         code.append("\n".join(block))
     if code:
@@ -384,7 +414,9 @@ def contextual_mentions(text: str, path: str, location: str, file_added: bool = 
     """Mentions of one message or one file's added lines, each with its strongest context."""
     found = _Found()
     if location == "message":
-        found.ids(text, "message")
+        borrowed, rest = split_borrowed(text)
+        found.ids(borrowed, "inline_citation")
+        found.ids(rest, "message")
         found.name_tokens(text.split("\n", 1)[0], "message")
         return found
     if file_added:

@@ -7,7 +7,13 @@ dataset's name in an example's data folder; a citation in a "built with" list; a
 citation inside a sentence of a docs page; the framework's own name (its system paper); an id in
 the code of a docs site (a page listing papers); an arXiv badge; a References section of an rst
 page whose headings are underlined with `~~~` (not a code fence); "docs: add X" in a commit subject;
-a commit message citing several papers; a name that starts with the framework's (a work built on it).
+a commit message citing several papers; a name that starts with the framework's (a work built on it);
+the name of a paper whose abstract proposes no RL method (an environment) in an example; an id a
+comment or docs page cites for something borrowed or used elsewhere ("adapted from", "has since
+been used in"); a name that is one word plus RL (a setting, not a method) in an example's file name;
+a name ending like a model's version (X-R1) as a run script's file name or a config value (while a
+recipe folder of its own is an adoption); an example config named after the data set it trains on
+(`nupo_17k`: a method's name and a size).
 True cases (adoptions, dated by their commit's author date): an option value, a new module, an
 algorithm docs page, a recipe that trains with it, a commit subject adding a CamelCase name, an id
 in a docstring behind a `huggingface/papers/` link that lost its `.co`, a commit authored a week
@@ -30,9 +36,9 @@ from ingestion import config
 FW = next(f for f in config.frameworks() if f.framework_id == "verl")
 
 
-def _paper(arxiv_id: str, title: str, day: str) -> dict:
+def _paper(arxiv_id: str, title: str, day: str, abstract: str = "") -> dict:
     stamp = datetime.fromisoformat(day).replace(hour=12, tzinfo=timezone.utc)
-    return {"arxiv_id": arxiv_id, "latest_version": 1, "title": title, "abstract": "", "authors": "[]",
+    return {"arxiv_id": arxiv_id, "latest_version": 1, "title": title, "abstract": abstract, "authors": "[]",
             "primary_category": "cs.LG", "categories": "[]", "published_at": stamp, "updated_at": stamp,
             "comment": None, "journal_ref": None, "doi": None, "code_urls": "[]"}
 
@@ -56,6 +62,14 @@ PAPERS = [
     _paper("2503.00016", "OmicronPO: Added To A List By A Docs Commit", "2025-03-01"),
     *(_paper(f"2503.0001{n}", f"Motivating Work {n}", "2025-03-01") for n in (7, 8, 9)),
     _paper("2503.00020", "VERL-Tool: A Work Built On The Framework", "2025-03-01"),
+    _paper("2503.00021", "TermWorld: Ten Thousand Terminal Tasks", "2025-03-01",
+           "We describe a toolkit of ten thousand shell tasks, each with unit tests and a container image."),
+    _paper("2503.00022", "A Sandbox Post-Processing Trick", "2025-03-01"),
+    _paper("2503.00023", "A Model Whose Report Names A Masking Trick", "2025-03-01"),
+    _paper("2503.00024", "Geo-RL: Reinforcement Learning On Geometry Problems", "2025-03-01"),
+    _paper("2503.00025", "Zeta-R1: A Model Line", "2025-03-01"),
+    _paper("2503.00026", "Kappa-R1: A Recipe", "2025-03-01"),
+    _paper("2503.00027", "NUPO: A Method Whose Name A Data Set Took", "2025-03-01"),
 ]
 
 # (date, message, files)
@@ -95,6 +109,18 @@ HISTORY = [
     ("2025-03-31", "feat: dynamic data\n\nShown useful by arXiv:2503.00017, arXiv:2503.00018, arXiv:2503.00019.",
      {"verl/data/dynamic.py": "X = 2\n"}),
     ("2025-04-01", "examples: tool agent", {"examples/verl_tool/run.sh": "python3 train.py\n"}),
+    ("2025-04-02", "examples: terminal agent", {"examples/agent/run_termworld.sh": "python3 train.py env=termworld\n"}),
+    ("2025-04-03", "feat: sandbox tool", {"verl/tools/sandbox.py": (
+        "def post_process(code):\n    # Adapted from https://arxiv.org/abs/2503.00022.\n    return code\n")}),
+    ("2025-04-04", "docs: token masking", {"docs/algo/masking.md": (
+        "# Token masking\n\nThis technique has since been used in the training of "
+        "[a model](https://arxiv.org/abs/2503.00023).\n")}),
+    ("2025-04-05", "examples: geometry", {"examples/geo/train_geo_rl.py": "def main():\n    pass\n"}),
+    ("2025-04-06", "scripts: serve a model", {"scripts/run-zeta-r1.sh": "python3 serve.py\n",
+                                             "configs/serve.yaml": "reasoning_parser: zeta_r1\n"}),
+    ("2025-04-07", "recipe: kappa", {"recipe/kappa-r1/main.py": "def main():\n    pass\n"}),
+    ("2025-04-08", "examples: math env", {"examples/agent/gem_math_nupo.yaml": (
+        "adv_estimator: reinforce\ntrain_env:\n  nupo_17k:\n    tags: [nupo_17k]\n")}),
 ]
 AUTHORED = {"2025-03-29": "2025-03-21"}  # committer day -> author day (written a week before the push)
 
@@ -142,6 +168,7 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
         ("2503.00010", shas["2025-03-24"], "implementation"),  # "add ReKappa" in the subject
         ("2503.00011", shas["2025-03-25"], "implementation"),  # huggingface/papers/<id> in a docstring
         ("2503.00015", shas["2025-03-29"], "implementation"),  # option value, authored earlier
+        ("2503.00026", shas["2025-04-07"], "implementation"),  # a recipe folder with a versioned name
     ]
     day = con.execute("select cast(adopted_on as varchar) from marts.fct_method_adoptions "
                       "where arxiv_id = '2503.00015'").fetchone()[0]
@@ -165,9 +192,16 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "related work" in cited["2503.00014"]  # the References of an rst page
     assert "not adding it" in cited["2503.00016"]  # "docs: add X" documents, it adds no code
     assert "citing 3 papers" in cited["2503.00017"]  # a message motivating a change by the literature
+    assert "without an RL method" in cited["2503.00021"]  # an environment's name in an example
+    assert "inline citation" in cited["2503.00022"]  # "adapted from" in a code comment: borrowed
+    assert "inline citation" in cited["2503.00023"]  # "has since been used in" in a docs page
+    assert "model name in a file name" in cited["2503.00025"]  # a run script for the model R1
+    assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
+    assert "data set named after it" in cited["2503.00027"]  # a config named after the data set it trains on
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())
     assert "before the paper" in aliases["pulse"]  # a word already in the code
     assert "name of the framework verl" in aliases["verl"]
     assert "named after the framework verl" in aliases["verl_tool"]  # a work built on the framework
+    assert "setting plus RL" in aliases["geo_rl"]  # a task trained with RL, not a method's name
     assert not con.execute("select * from marts.fct_paper_citations where arxiv_id = '2503.00001'").fetchall()

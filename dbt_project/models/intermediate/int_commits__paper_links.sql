@@ -50,6 +50,7 @@ by_arxiv_id as (
         m.*,
         p.arxiv_id,
         'arxiv_id' as match_kind,
+        false as is_known_name,
         'usable' as alias_status,
         'its arXiv id' as alias_reason
     from mentions as m
@@ -70,14 +71,16 @@ id_commits as (
 
 aliases as (
     -- one judgement per (paper, token): a name from several sources is still one name
-    select distinct
+    select
         arxiv_id,
         alias_token,
         alias_status,
         alias_reason,
         is_framework_name,
-        is_model_name
+        is_model_name,
+        bool_or(alias_source = 'catalogue') as is_catalogued
     from {{ ref('int_methods__aliases') }}
+    group by arxiv_id, alias_token, alias_status, alias_reason, is_framework_name, is_model_name
 ),
 
 corroborated as (
@@ -106,6 +109,7 @@ by_alias as (
         m.*,
         a.arxiv_id,
         'alias' as match_kind,
+        a.is_catalogued or c.sha is not null as is_known_name,
         case when c.sha is not null then 'usable' else a.alias_status end as alias_status,
         case
             when c.sha is not null then 'with its arXiv id in the framework within a month'
@@ -152,11 +156,31 @@ placed as (
     from linked as l
 ),
 
+dataset_files as (
+    -- a file named after a name whose content names a data set built on it (`dapo_17k`: the name
+    -- and a size): the file is about the data set
+    select distinct
+        l.framework_id,
+        l.sha,
+        l.path,
+        l.mention_value
+    from linked as l
+    inner join mentions as d
+        on l.framework_id = d.framework_id and l.sha = d.sha and l.path = d.path
+    where
+        l.match_kind = 'alias' and l.mention_context = 'path' and d.mention_kind = 'token'
+        and starts_with(d.mention_value, l.mention_value || '_')
+        and {{ regex_contains('substr(d.mention_value, length(l.mention_value) + 2)', '^[0-9]+[km](_|$)') }}
+),
+
 kinds as (
     select
-        arxiv_id,
-        paper_kind
-    from {{ ref('int_papers__screened') }}
+        s.arxiv_id,
+        s.paper_kind,
+        -- the screener read an abstract and found no RL method in it (a title alone decides nothing)
+        s.paper_kind = 'not_rl' and coalesce(p.abstract, '') <> '' as is_read_not_rl
+    from {{ ref('int_papers__screened') }} as s
+    inner join {{ ref('stg_arxiv__papers') }} as p on s.arxiv_id = p.arxiv_id
 ),
 
 own_papers as (
@@ -183,7 +207,9 @@ graded as (
     select
         pl.*,
         k.paper_kind,
+        k.is_read_not_rl,
         o.framework_id is not null as is_own_paper,
+        ds.sha is not null as is_dataset_file,
         ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
@@ -196,9 +222,29 @@ graded as (
                 and not (pl.mention_context = 'docs_heading' and pl.place = 'docs')
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            -- the name of a paper that proposes no RL method names a model, benchmark, environment or
+            -- tool a recipe uses (its arXiv id in implementing code, a catalogued name or one beside its
+            -- id still counts)
+            when pl.match_kind = 'alias' and not pl.is_known_name and k.is_read_not_rl then 'citation'
             when o.framework_id is not null then 'citation'
             when pl.mention_context = 'path' and {{ regex_contains('lower(pl.path)', '[-_.][0-9.]+b[-_.]') }}
                 then 'citation'
+            -- a name ending like a model line's version (R1, M1, K2) names the model when it is only a
+            -- file's name (a run script or config for it) or a config value (a parser, a template); a
+            -- folder of its own (a recipe) still counts
+            when
+                pl.match_kind = 'alias' and {{ regex_contains('pl.mention_value', '_[a-z][0-9]+$') }}
+                and (
+                    pl.mention_context = 'option_value'
+                    or (
+                        pl.mention_context = 'path'
+                        and strpos(
+                            replace(lower(regexp_replace(pl.path, '[^/]*$', '')), '-', '_'), pl.mention_value
+                        ) = 0
+                    )
+                )
+                then 'citation'
+            when ds.sha is not null then 'citation'
             when pl.place = 'message'
                 then case
                         when
@@ -223,6 +269,10 @@ graded as (
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
+    left join dataset_files as ds
+        on
+            pl.framework_id = ds.framework_id and pl.sha = ds.sha and pl.path = ds.path
+            and pl.mention_value = ds.mention_value
 )
 
 select
@@ -254,7 +304,12 @@ select
             then 'a citation in the code of a docs site (a page listing papers), not a docs page'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl
+            then 'the name of a paper without an RL method (a model, benchmark or tool used), not a method'
         when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
+        when g.evidence_grade = 'citation' and g.is_dataset_file
+            then 'a file about a data set named after it (the name with a size), not the method'
+        when g.evidence_grade = 'citation' and g.mention_context = 'option_value' then 'a model name as a config value'
         when g.evidence_grade = 'citation' and g.mention_context = 'path' then 'a model name in a file name'
         when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
             then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'

@@ -11,6 +11,8 @@
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
 --                      trains or serves, not the paper's method
+--   is_setting_name    one word plus RL (swe_rl, logic_rl): what is trained, not a method's name
+--                      (a curated catalogue name is kept)
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
 with candidates as (
     select
@@ -156,6 +158,11 @@ assessed as (
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        -- one word plus RL (SWE-RL, Logic-RL): a setting trained with RL, a description, not a name
+        bool_or(
+            n.alias_source <> 'catalogue'
+            and {{ regex_contains('n.alias_token', '^([a-z0-9]+_rl|rl_[a-z0-9]+)$') }}
+        ) as is_setting_name,
         min(h.first_seen_at) as first_seen_at,
         min(h.first_seen_framework_id) as first_seen_framework_id,
         bool_or(
@@ -191,7 +198,8 @@ select
     first_seen_at,
     case
         when
-            named_framework_id is not null or is_ambiguous or is_model_name or coalesce(predates_paper, false)
+            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name
+            or coalesce(predates_paper, false)
             then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
         else 'usable'
@@ -202,6 +210,7 @@ select
         when named_framework_id is not null then 'the name of the framework ' || named_framework_id
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
+        when is_setting_name then 'a setting plus RL: describes what is trained, names no method'
         when coalesce(predates_paper, false)
             then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
                 || ', before the paper'
