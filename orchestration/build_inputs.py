@@ -22,18 +22,17 @@ from pathlib import Path
 import duckdb
 
 from ingestion.pipelines import DATASETS
+from orchestration.dbt_project import project_files
 
 BUILD_TABLE = "rltrack_meta.dbt_build_inputs"
 DLT_COLUMNS = ("_dlt_load_id", "_dlt_id")
 OBSERVED_AT = ("fetched_at", "noted_at")  # when a source last saw a row, not what it says (no model reads them)
-_NOT_PROJECT = ("target", "logs", "dbt_packages")  # dbt's own output
 
 
 def project_digest(project_dir: Path) -> str:
     """Every file of the dbt project (paths and bytes) and the dbt packages' versions."""
     h = hashlib.sha256(f"dbt-core {version('dbt-core')} dbt-duckdb {version('dbt-duckdb')}".encode())
-    for path in sorted(p for p in project_dir.rglob("*") if p.is_file()
-                       and p.relative_to(project_dir).parts[0] not in _NOT_PROJECT):
+    for path in sorted(project_files(project_dir)):
         h.update(path.relative_to(project_dir).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from functools import cached_property
 from importlib.metadata import version as installed_version
 from pathlib import Path
@@ -40,19 +41,23 @@ def dbt_env() -> dict[str, str]:
     return {**os.environ, "RLTRACK_WAREHOUSE": str(config.warehouse_path())}
 
 
+def project_files(project_dir: Path = DBT_PROJECT_DIR) -> Iterator[Path]:
+    """Every file of the dbt project; dbt's own output folders are not walked at all."""
+    for top in project_dir.iterdir():
+        if top.name in ("target", "logs", "dbt_packages"):
+            continue
+        for path in (top.rglob("*") if top.is_dir() else [top]):
+            if path.is_file():
+                yield path
+
+
 def manifest_is_stale(project_dir: Path = DBT_PROJECT_DIR) -> bool:
     """True when target/manifest.json is missing or older than a file of the project."""
     manifest = project_dir / "target" / "manifest.json"
     if not manifest.exists():
         return True
     built = manifest.stat().st_mtime
-    for top in project_dir.iterdir():
-        if top.name in ("target", "logs", "dbt_packages"):  # dbt's own output: not walked at all
-            continue
-        for path in (top.rglob("*") if top.is_dir() else [top]):
-            if path.is_file() and path.stat().st_mtime > built:
-                return True
-    return False
+    return any(path.stat().st_mtime > built for path in project_files(project_dir))
 
 
 def parse_manifest(force: bool = False) -> bool:
