@@ -83,8 +83,8 @@ def world_gold() -> list[Gold]:
 
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_LABELS = REPO.parent.parent / "shared" / "truth" / "paper_labels_dev.csv"
-DEFAULT_CACHE = Path("/work/main/data/real_world/papers")
+DEFAULT_LABELS = REPO.parent / "shared" / "truth" / "paper_labels_dev.csv"
+DEFAULT_CACHE = REPO / "data" / "real_world" / "papers"
 
 
 def _bool(text: str) -> bool:
