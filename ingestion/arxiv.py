@@ -210,9 +210,18 @@ class ArxivClient:
             page = self.fetch_page(search_query, start, sort_by)
         return page
 
-    def query(self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()) -> str:
-        pool = [POOL_QUERY] if self.pool else []
-        return " AND ".join([category_term(self.categories), *pool, window.term(field), *extra_terms])
+    def query(self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = (),
+              pool: bool | None = None) -> str:
+        pool_terms = [POOL_QUERY] if (self.pool if pool is None else pool) else []
+        return " AND ".join([category_term(self.categories), *pool_terms, window.term(field), *extra_terms])
+
+    def count(self, window: Window, *, pool: bool | None = None) -> int:
+        """How many papers submitted inside `window` the query matches (arXiv's totalResults), without paging."""
+        search_query = self.query(window, pool=pool)
+        params = {"search_query": search_query, "start": 0, "max_results": 1}
+        page = _get_parsed(self.http, self.base_url, params, parse_feed, f"(count {search_query!r})",
+                           self.unreadable_retries, self.empty_retry_wait_s)
+        return page.total_results
 
     def iter_window(
         self, window: Window, *, field: str = "submittedDate", extra_terms: Sequence[str] = ()
@@ -238,6 +247,19 @@ class ArxivClient:
                 raise WindowIncomplete(f"{search_query}: empty page at start={start} of {total}")
             yield page
             start += len(page.entries)
+
+
+@dataclass(frozen=True)
+class PoolMonth:
+    month: str  # YYYY-MM
+    category_papers: int  # submitted that month in the harvested categories
+    pool_papers: int  # of those, matched by the candidate-pool query
+
+
+def monthly_pool_sizes(client: ArxivClient, first: date, last: date) -> Iterator[PoolMonth]:
+    """Per calendar month of [first, last]: the categories' papers and the candidate pool's (two counts a month)."""
+    for window in monthly_windows(first, last):
+        yield PoolMonth(window.start.strftime("%Y-%m"), client.count(window, pool=False), client.count(window, pool=True))
 
 
 def _get_parsed(http: PoliteClient, url: str, params: dict, parse, context: str, retries: int, wait_s: float):

@@ -219,6 +219,38 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pool_size(args: argparse.Namespace) -> int:
+    """Papers per month the candidate-pool query returns, from arXiv's own counts (no harvest)."""
+    _configure(args)
+    import calendar
+    from datetime import date
+
+    from ingestion import config
+    from ingestion.arxiv import ArxivClient, monthly_pool_sizes
+    from orchestration.analyst.sql import format_table
+    from orchestration.world import using_world
+
+    first, last = config.study_window()
+    if args.first:
+        first = date.fromisoformat(args.first + "-01")
+    if args.last:
+        year, month = map(int, args.last.split("-"))
+        last = date(year, month, calendar.monthrange(year, month)[1])
+    with using_world(args.world) as world:
+        polite = world.arxiv_politeness
+        client = ArxivClient(world.arxiv_api, http=polite.client(), empty_retry_wait_s=polite.retry_wait_s)
+        rows = []
+        for m in monthly_pool_sizes(client, first, last):
+            share = f"{m.pool_papers / m.category_papers:.1%}" if m.category_papers else "-"
+            rows.append((m.month, m.category_papers, m.pool_papers, share))
+            print(f"{m.month}: {m.pool_papers} of {m.category_papers}", file=sys.stderr, flush=True)
+    print(format_table(["month", "category papers", "pool papers", "share"], rows))
+    if rows:
+        pool = [r[2] for r in rows]
+        print(f"\npool: {sum(pool)} papers in {len(rows)} months, {sum(pool) / len(rows):.0f} a month")
+    return 0
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     _configure(args)
     from orchestration.analyst.docs import generate_docs, serve_docs
@@ -296,6 +328,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="which world the snapshot came from, for its links (default RLTRACK_MODE); "
                            "sample links are marked as such")
     site.set_defaults(func=cmd_site)
+
+    pool = sub.add_parser("pool-size", parents=[common], help="papers per month the candidate-pool query "
+                          "returns (arXiv's counts, two requests a month; no harvest)")
+    pool_world = pool.add_mutually_exclusive_group()
+    pool_world.add_argument("--sample", dest="world", action="store_const", const="sample")
+    pool_world.add_argument("--live", dest="world", action="store_const", const="live")
+    pool_world.add_argument("--world", dest="world", type=lambda p: str(Path(p).resolve()), metavar="DIR")
+    pool.add_argument("--from", dest="first", metavar="YYYY-MM", help="first month (default: the study window's)")
+    pool.add_argument("--to", dest="last", metavar="YYYY-MM", help="last month (default: the study window's)")
+    pool.set_defaults(func=cmd_pool_size)
 
     docs = sub.add_parser("docs", parents=[common], help="generate the dbt docs site (data dictionary)")
     docs.add_argument("--out", help="folder for the site (default <data-dir>/dbt_docs)")
