@@ -119,16 +119,6 @@ def served_rows(cached: list[dict], pool: bool = False) -> dict[str, dict]:
     return rows
 
 
-def pool_sizes(base_url: str, first: date, last: date, min_interval_s: float = 3.0) -> dict[str, int]:
-    """Papers per calendar month the live harvest's pool query returns: one request of one result per
-    month, reading arXiv's opensearch:totalResults (the estimate of papers/month)."""
-    from ingestion.arxiv import ArxivClient, monthly_windows
-    from ingestion.http import PoliteClient
-
-    client = ArxivClient(base_url, http=PoliteClient(min_interval_s=min_interval_s), page_size=1, pool=True)
-    return {f"{w.start:%Y-%m}": client.fetch_page(client.query(w), 0).total_results for w in monthly_windows(first, last)}
-
-
 def real_gold(labels: Path, cache: Path, page_links: bool = False) -> tuple[list[Gold], int]:
     """Labelled papers whose complete abstract is cached (and how many labelled papers are not).
     page_links: also give the screener the links the cache read from the paper's page (footnotes),
@@ -281,17 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--errors", action="store_true", help="list every disagreement")
     ap.add_argument("--real", action="store_true", help="also measure on the cached real abstracts")
-    ap.add_argument("--pool-size", action="store_true",
-                    help="papers/month of the pool query per study month (arXiv API or RLTRACK_ARXIV_API; network)")
     args = ap.parse_args(argv)
-    if args.pool_size:
-        from ingestion.arxiv import API_URL
-
-        sizes = pool_sizes(os.environ.get("RLTRACK_ARXIV_API") or API_URL, *config.study_window())
-        for month, n in sizes.items():
-            print(f"{month} {n}")
-        print(f"mean papers/month {sum(sizes.values()) / max(len(sizes), 1):.0f}, total {sum(sizes.values())}")
-        return 0
     sets = (("hand-labelled set (rules tuned on it)", labelled_gold()),
             ("held-out hand-labelled set (never tuned on)", labelled_gold(held_out=True)),
             ("sample world ground truth", world_gold()))

@@ -267,17 +267,3 @@ def test_agent_benchmark_without_an_rl_term_is_rl_related():
     assert is_rl_related(paper)[0] and paper_kind(paper)[0] == "benchmark"
     assert not is_rl_related(P("A Benchmark of Summaries", "We introduce a benchmark for LLM summaries."))[0]
 
-
-def test_pool_size_per_month_reads_total_results():
-    from datetime import date
-
-    from ingestion.arxiv_pool import in_pool
-    from worlds.sample.fake_arxiv import FakeArxiv
-    from worlds.sample.world import build_world
-
-    papers = build_world().papers
-    with FakeArxiv(papers) as fake:
-        sizes = metrics_mod.pool_sizes(fake.base_url, date(2025, 1, 1), date(2025, 6, 30), min_interval_s=0.0)
-    want = sum(1 for p in papers if in_pool(p.title, p.abstract) and date(2025, 1, 1) <= p.published.date() <= date(2025, 6, 30))
-    assert list(sizes) == ["2025-01", "2025-02", "2025-03", "2025-04", "2025-05", "2025-06"]
-    assert sum(sizes.values()) == want > 0
