@@ -29,7 +29,7 @@ from ingestion.arxiv_parse import find_code_urls
 from ingestion.arxiv_pool import in_pool
 from ingestion.cues import Cue, first_cue
 
-SCREENER_VERSION = "2.1"
+SCREENER_VERSION = "2.2"
 
 KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
@@ -71,7 +71,9 @@ _RL_TERM = _rx(
     r"preference optimi[sz]ation|actor[- ]critic|reward shaping|reward maximi[sz]ation|maximi[sz]ing (?:the )?reward|"
     r"policy objective|rollouts?\b|(?-i:\b[A-Z][A-Za-z\-]*(?:PO|RL))\b"
 )
-_NOT_RL_PO = {"EXPO", "TYPO", "REPO", "UPO"}  # upper-case words ending in PO that are not *PO methods
+# upper-case words ending in PO or RL that are not *PO / *RL methods; arXiv's abstract pages (and sites
+# copying them) print every link as "this https URL"
+_NOT_RL_PO = {"EXPO", "TYPO", "REPO", "UPO", "URL", "CURL"}
 _RL_ALT = r"(?:reinforcement[- ]learning|RL|RLHF|PPO|reward models?)\b"
 _RL_NEGATED = _rx(
     r"(?:(?<!with and )without|no need for|instead of|unlike|rather than|alternative to|free of|avoids?|"

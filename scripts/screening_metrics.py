@@ -85,6 +85,7 @@ def world_gold() -> list[Gold]:
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_LABELS = REPO.parent / "shared" / "truth" / "paper_labels_dev.csv"
 DEFAULT_CACHE = REPO / "data" / "real_world" / "papers"
+DEFAULT_PAGES = REPO / "data" / "real_world" / "arxiv_pages"  # what arXiv's own pages show
 
 
 def _bool(text: str) -> bool:
@@ -119,14 +120,38 @@ def served_rows(cached: list[dict], pool: bool = False) -> dict[str, dict]:
     return rows
 
 
-def real_gold(labels: Path, cache: Path, page_links: bool = False) -> tuple[list[Gold], int]:
+def _version(page: dict) -> int:
+    digits = re.sub(r"\D", "", str(page.get("version") or page.get("latest_version") or ""))
+    return int(digits) if digits else 0
+
+
+def arxiv_page_text(pages: Path, arxiv_id: str) -> dict | None:
+    """What arXiv's own abstract page shows for a paper (cached under data/real_world/arxiv_pages/<id>.json):
+    the abstract and comments of its newest version found, i.e. the metadata the API serves (an HTML
+    rendering's abstract is the LaTeX one, which often differs); None when no such page with the whole
+    abstract was found."""
+    f = pages / f"{arxiv_id}.json"
+    found = json.loads(f.read_text())["pages"] if f.exists() else []
+    whole = [p for p in found if p.get("page") == "abs" and p.get("abstract") and p.get("abstract_complete")]
+    if not whole:
+        return None
+    best = max(whole, key=_version)
+    return {"abstract": best["abstract"], "comment": best.get("comments"), "source_url": best.get("url")}
+
+
+def real_gold(labels: Path, cache: Path, page_links: bool = False, pages: Path | None = None
+              ) -> tuple[list[Gold], int]:
     """Labelled papers whose complete abstract is cached (and how many labelled papers are not).
     page_links: also give the screener the links the cache read from the paper's page (footnotes),
-    which the Atom feed does not carry."""
+    which the Atom feed does not carry. pages: take the abstract and comments from arXiv's own pages
+    where they were found (third-party copies often drop links and arXiv's comments)."""
     cached = []
     for r in csv.DictReader(labels.open()):
         f = cache / f"{r['arxiv_id']}.json"
         c = json.loads(f.read_text()) if f.exists() else None
+        own = arxiv_page_text(pages, r["arxiv_id"]) if pages else None
+        if c and own:
+            c = {**c, **own, "abstract_complete": True}
         if c and c.get("abstract") and c.get("abstract_complete", True):
             cached.append((r, c))
     rows = served_rows([c for _, c in cached])
@@ -287,6 +312,12 @@ def main(argv: list[str] | None = None) -> int:
         golds, missing = real_gold(labels, cache)
         print(f"\nreal arXiv papers, dev labels ({len(golds)} with a cached complete abstract; {missing} not cached)")
         print("\n".join(real_report(golds)))
+        pages = Path(os.environ.get("RLTRACK_ARXIV_PAGES") or DEFAULT_PAGES)
+        if pages.is_dir():
+            own, _ = real_gold(labels, cache, pages=pages)
+            n_own = sum(arxiv_page_text(pages, g.key) is not None for g in own)
+            print(f"\nthe same papers, abstract and comments from arXiv's abstract pages where found ({n_own} of {len(own)}):")
+            print("\n".join(real_report(own)))
         linked, _ = real_gold(labels, cache, page_links=True)
         print("  with the links of the papers' pages (footnoted URLs; not in the Atom feed):")
         print("\n".join(x for x in real_report(linked) if "releases_code" in x))

@@ -267,3 +267,11 @@ def test_agent_benchmark_without_an_rl_term_is_rl_related():
     assert is_rl_related(paper)[0] and paper_kind(paper)[0] == "benchmark"
     assert not is_rl_related(P("A Benchmark of Summaries", "We introduce a benchmark for LLM summaries."))[0]
 
+
+
+def test_a_link_printed_as_this_https_url_is_no_rl_term():
+    """arXiv's abstract pages print links as "this https URL"; "URL" ends in RL but names no method."""
+    p = P("Distilling Chain-of-Thought for Small Language Models",
+          "We investigate which tokens of long reasoning traces a student language model should be "
+          "distilled on. Code is available at this https URL.")
+    assert is_rl_related(p) == (False, "no RL term")
