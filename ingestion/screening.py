@@ -129,7 +129,11 @@ _BENCH_ABS = _rx(r"\bwe (?:introduce|present|propose|construct|build|release|dev
                  r"(?:a |an |the )?(?:new |novel |challenging |comprehensive )*(?:benchmark|evaluation suite|leaderboard)")
 _DATA_TITLE = _rx(r"\b(?:dataset|corpus|corpora|data collection|\d+k problems|collection of \w+ problems)\b")
 _DATA_ABS = _rx(r"\b(?:data|dataset|problem|task) (?:synthesis|generation|curation|construction) (?:framework|pipeline)\b|\bwe (?:introduce|present|release|construct|build|curate|collect|open-source)\s+(?:\w+[\s,:-]+){0,4}?"
-                r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)")
+                r"(?:a |an |the )?(?:new |novel |large-scale |high-quality |open )*(?:dataset|corpus)"
+                # "we introduce X, a permissively licensed, multilingual preference dataset"; a framework that makes data
+                r"|\bwe (?:introduce|present|release|construct|build|curate|collect|open-source) [\w.\-]+, (?:a|an) "
+                r"(?:(?!(?:for|on|with|to|that|which|using|via|by|from|of|in)\b)\S+ ){0,8}?(?:dataset|corpus)\b"
+                r"|\bframework for (?:[\w\-]+ ){0,3}?(?:data|environment|task|problem)s? (?:generation|synthesis|construction|curation)\b")
 _METHOD_NOUN = (r"(?:algorithm|method|change|modification|bonus(?:es)?|scheme|correction|schedule|objective|loss|"
                 r"estimator|technique|training (?:recipe|scheme|method)|(?:policy )?optimi[sz]er|variant|"
                 r"regulari[sz]er|baseline|approach|framework|strategy|recipe|mechanism|paradigm|formulation|"
@@ -172,7 +176,7 @@ _ANALYSIS_ABS = _rx(r"\bwe (?:analy[sz]e|study|investigate|examine|characteri[sz
 # Training infrastructure: a system paper talks about the machines and the schedule, not the objective.
 # Each family counts once; a paper naming several families is a system paper.
 _SYSTEM_FAMILIES = {
-    "hardware": _rx(r"\bGPUs?\b|\bTPUs?\b|accelerators?\b|\bhardware\b"),
+    "hardware": _rx(r"\bGPUs?\b|\bTPUs?\b|accelerators?\b|\bhardware\b(?! (?:design|description|verification|code))"),
     "utilisation": _rx(r"utili[sz]ation|\bidle\b|\bbubbles?\b"),
     "speed": _rx(r"throughput|speed-?ups?|\d+(?:\.\d+)?\s*[x×]\s+(?:faster|speed|higher|improvement)|\bfaster\b"),
     "memory": _rx(r"\bmemory (?:usage|footprint|overhead|consumption|efficien\w+)|\bOOM\b|out-of-memory|GPU memory"),
@@ -183,12 +187,19 @@ _SYSTEM_FAMILIES = {
                   r"|\binfrastructure\b|\bsystem design\b|\bopen-source (?:framework|library|system|toolkit)\b"),
     "scheduling": _rx(r"\bschedul(?:er|ing) (?:of )?(?:rollouts?|requests|jobs|generation|resources|GPUs?)\b"
                       r"|load[- ]balanc\w+|disaggregat\w+|co-?locat\w+|resource allocation|\bplacement\b"),
-    "engine": _rx(r"inference engines?|generation engines?|rollout engines?|\bvLLM\b|\bSGLang\b|\bMegatron\b|\bFSDP\b|"
+    "engine": _rx(r"inference engines?|generation engines?|rollout engines?|speculative decoding|\bvLLM\b|\bSGLang\b|\bMegatron\b|\bFSDP\b|"
                   r"\bDeepSpeed\b|\bRay\b"),
     "precision": _rx(r"\bquantiz\w+|\bFP8\b|\bFP4\b|\bNVFP4\b|mixed[- ]precision|\bkernels?\b"),
     "transfer": _rx(r"weight (?:sync\w*|updates? (?:to|from|between)|transfer)|\breshard\w*|\bcommunication overhead\b"),
 }
-_SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\baccelerat\w+|\bfaster\b|\bthroughput\b|"
+# what the proposal says it is: "X, a dataflow-oriented RL system", "an interactive data middleware system for
+# agentic RL" (not a reward, agent or dialogue system: those are methods and applications)
+_PROPOSES_A = (r"\b(?:we (?:\w+ )?(?:propose|present|introduce|develop|build|design|open-source)|this (?:paper|work) "
+               r"(?:presents|introduces|proposes))\s+(?:[\w.\-]+,? )?(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,6}?")  # a qualified artefact: "a system" alone is generic
+_NOT_INFRA = r"(?<!reward )(?<!rating )(?<!scoring )(?<!agent )(?<!agentic )(?<!multi-agent )(?<!dialogue )(?<!feedback )(?<!expert )"
+_SYSTEM_ARTEFACT = _rx(_PROPOSES_A + r"(?<! a )(?<! an )(?<! the )" + _NOT_INFRA + r"(?:system|infrastructure|middleware|engine|platform)\b")
+_FRAMEWORK_ARTEFACT = _rx(_PROPOSES_A + r"framework\b")
+_SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\bmiddleware\b|\basynchronous\b|\baccelerat\w+|\bfaster\b|\bthroughput\b|"
                     r"\bscalable\b.*\bframework\b|\bframework\b.*\bscal\w+")
 
 
@@ -196,6 +207,11 @@ _SYSTEM_TITLE = _rx(r"\bsystems?\b|\binfrastructure\b|\basynchronous\b|\bacceler
 _KIND_FIRST = (Cue("survey", _SURVEY_TITLE, "title"), Cue("benchmark", _BENCH_TITLE, "title"),
                Cue("dataset", _DATA_TITLE, "title"), Cue("benchmark", _ENV_TITLE, "title"),
                Cue("survey", _SURVEY_ABS, "abstract"))
+
+
+def _also_algorithm(abstract: str, proposal: re.Match[str]) -> bool:
+    end = abstract.find(". ", proposal.end())
+    return bool(re.search(r"\b(?:algorithm|objective|loss|estimator)s?\b", abstract[proposal.start():end if end >= 0 else None]))
 
 
 def system_cues(p: PaperText) -> list[str]:
@@ -220,6 +236,12 @@ def paper_kind(p: PaperText, rl: tuple[bool, str] | None = None) -> tuple[str, s
     title_method = _METHOD_TITLE.search(title) or _title_acronym(title)
     if domain:
         return "application", f"title domain: {domain.group(0)}"
+    # the proposal is a system, or a framework the abstract describes in infrastructure terms (unless the
+    # same sentence also proposes an algorithm: "a training system and a staleness-aware algorithm")
+    if (m := _SYSTEM_ARTEFACT.search(abstract)) and (cues or _SYSTEM_TITLE.search(title)) and not _also_algorithm(abstract, m):
+        return "system", f"proposes a system: {m.group(0)[-60:]}"
+    if (m := _FRAMEWORK_ARTEFACT.search(abstract)) and len(cues) >= 2 and not _also_algorithm(abstract, m):
+        return "system", f"proposes an infrastructure framework: {m.group(0)[-60:]}; " + "; ".join(cues)
     if apply and (not method or apply.start() < method.start()):
         return "application", f"abstract: {apply.group(0)}"
     if m := _BENCH_ABS.search(abstract):
@@ -331,7 +353,7 @@ _NOT_POLICY_BEFORE = _rx(
     r"outperform(?:s|ing)?|surpass(?:es|ing)?|rival(?:s|ing)?|compared? (?:to|with)|(?:compare|comparison) against|"
     r"matches|match|frozen|fixed|below|under|less than|fewer than|smaller than|"
     r"than|versus|vs\.?|generated by|annotated by|labell?ed by|from the|tokens? from|"
-    r"corpus of|dataset of|(?:larger|bigger|stronger) (?:\w+ )?models)(?:[^.;]|\.(?=\S)){0,30}$"
+    r"corpus of|dataset of|(?:larger|bigger|stronger) (?:[\w-]+ ){0,2}models)(?:[^.;]|\.(?=\S)){0,50}$"
 )
 # a role noun right before the model name: "a reward model based on Qwen2.5-72B", "judges from 7B to 72B"
 _ROLE_BEFORE = _rx(r"(?:reward[- ]models?|\bRMs?|judges?|verifiers?|teachers?|critics?|graders?)"
@@ -341,7 +363,7 @@ _NOT_POLICY_NAME_AFTER = _rx(r"^[\w.\-]*\s*(?:as (?:the |a )?(?:reward model|jud
                              r"(?:reward model|judge|verifier|teacher|critic)\b)")
 _MONEY_BEFORE = re.compile(r"[$€£<>≤≥]\s*$")  # money, or a bound ("medium-sized (<100B) LLMs")
 # the model right after a verb of training or use is the paper's own, whatever came before it
-_OWN_MODEL_BEFORE = _rx(r"\b(?:using|train(?:s|ed|ing)?|fine-tun\w+|post-train\w+|RL-train\w+|initiali[sz]ed from)\s+"
+_OWN_MODEL_BEFORE = _rx(r"\b(?:using|train(?:s|ed|ing)?|fine-tun\w+|post-train\w+|RL-train\w+|initiali[sz]ed from|on)\s+"
                         r"(?:the |a |an |our )?[\w.\-]*$")
 # the size sits inside a data artefact's name, e.g. OpenR1-7B-Traces
 _DATA_NAME_AFTER = _rx(r"^[\w.]*-(?:traces|data|dataset|corpus|pairs|prefs|preferences|rollouts|sft|mix)\b")
@@ -365,7 +387,7 @@ def policy_size_b(p: PaperText, rl: bool | None = None, kind: str | None = None)
         num = float(m.group("num") or m.group("num2"))
         unit = m.group("unit") or m.group("unit2")
         size = num * _SIZE_UNIT[unit] * (int(m.group("experts")) if m.group("experts") else 1)
-        before, after = text[max(0, m.start() - 60):m.start()], text[m.end():m.end() + 40]
+        before, after = text[max(0, m.start() - 100):m.start()], text[m.end():m.end() + 40]
         if _MONEY_BEFORE.search(before) or _NOT_POLICY_AFTER.search(after) or _DATA_NAME_AFTER.search(after):
             continue
         own = _OWN_MODEL_BEFORE.search(before) or _named_after_paper(before, p.title)
@@ -395,6 +417,8 @@ _LOSS_CHANGE = [
         r"schedul|tun)\w*|\b(?:remov|drop|chang|adapt|replac)\w* (?:the )?(?:KL|entropy) (?:coefficient|penalty|term)\b"),
     _rx(r"\bclip\w* (?:the )?importance (?:sampling )?(?:weights?|ratios?)\b"),
     _rx(r"\b(?:decoupled|modified|revised|reweighted|unbiased) (?:\w+ )?(?:objective|loss)\b|\bgradient weights\b"),
+    # a new loss in place of the existing one: "we propose a novel loss function derived from ..."
+    _rx(r"\bwe (?:propose|introduce|derive|design) (?:a |an )?(?:novel |new |simple |principled |stable )+(?:[\w\-]+ )?loss(?: functions?)?\b"),
     _rx(r"\btoken-level (?:policy[- ]gradient )?loss\b|\bsequence-level (?:importance )?(?:ratio|clipping)\b"),
 ]
 # The components of a policy loss as real abstracts name them: a paper whose method talks about one of
@@ -409,7 +433,8 @@ _LOSS_COMPONENTS = _rx(
     r"\b(?:token|sequence|response)-level mask\w*|\b\w+[- ]entropy mask\w*|"
     r"\b(?:length|advantage|reward|loss|token|global|group|batch|std|standard[- ]deviation) normali[sz]\w+|"
     r"\bnormali[sz]\w* (?:the )?(?:advantages?|losses|loss|rewards?|by (?:the )?(?:length|standard deviation))\b|"
-    r"\bre-?weight\w*|\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
+    r"\bre-?weight\w*|\b(?:scales?|scaling|rescal\w+|modulat\w+) (?:the )?(?:[\w\-]+ )?(?:loss|objective)\b|"
+    r"\bmask(?:s|ed|ing)? (?:them|it|these|those) out\b|\bmask(?:s|ed|ing)? out (?:\w+[- ]){0,2}samples?\b|\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
     r"\bentropy (?:regulari[sz]\w+|bonus|coefficient|term|loss|penalty)\b|"
     r"\bKL (?:penalty|coefficient|term|regulari[sz]\w+)\b|"
     r"\badvantage (?:estimat\w+|normali[sz]\w+|shaping|function|weight\w*|calculation|computation|baseline)\b|"

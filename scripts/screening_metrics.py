@@ -23,12 +23,20 @@ to hold only models or data is not code; every other figure unchanged). Of the 1
 comment, page links; one states it only in an earlier version of its abstract), 2 only in a footnote on the
 abstract of the paper's HTML, 3 only in links of third-party paper pages; none is in arXiv's Atom fields.
 The "decided by" line counts the cue that decided each releases_code, right/wrong against the labels.
+
+Also under `--real`, when the local folders exist:
+- the same papers with abstract and comments from arXiv's own abstract pages where they were found
+  (data/real_world/arxiv_pages; third-party copies drop links), and what the arXiv HTML front matter adds
+  (code links in footnotes and the LaTeX abstract, authors' affiliations), read by ingestion/arxiv_front_matter;
+- a fresh set of real papers outside the truth's lists, labelled blind by the study's definitions
+  (data/real_world/fresh), in a tune half (read while writing screener 2.2) and a test half (never read).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import os
 import re
@@ -86,6 +94,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_LABELS = REPO.parent / "shared" / "truth" / "paper_labels_dev.csv"
 DEFAULT_CACHE = REPO / "data" / "real_world" / "papers"
 DEFAULT_PAGES = REPO / "data" / "real_world" / "arxiv_pages"  # what arXiv's own pages show
+DEFAULT_FRESH = REPO / "data" / "real_world" / "fresh"  # papers outside the truth's lists, labelled blind
 
 
 def _bool(text: str) -> bool:
@@ -139,6 +148,57 @@ def arxiv_page_text(pages: Path, arxiv_id: str) -> dict | None:
     return {"abstract": best["abstract"], "comment": best.get("comments"), "source_url": best.get("url")}
 
 
+def arxiv_html_front_matter(pages: Path, arxiv_id: str):
+    """The front matter of the paper's arXiv HTML rendering as cached (its newest version with an author
+    block or a complete abstract), read by the source's own text reader; None when none was found.
+    Links and code statements are read from the author block, footnotes and the (LaTeX) abstract;
+    affiliations from the author block only."""
+    from ingestion.arxiv_front_matter import FrontMatter
+
+    f = pages / f"{arxiv_id}.json"
+    found = json.loads(f.read_text())["pages"] if f.exists() else []
+    html = [p for p in found if p.get("page") == "html" and (p.get("front_matter") or p.get("abstract_complete"))]
+    if not html:
+        return None
+    best = max(html, key=_version)
+    block = best.get("front_matter") or ""
+    whole = FrontMatter.from_text("\n".join([block, best.get("abstract") or "", *(best.get("front_matter_urls") or [])]))
+    return FrontMatter(authors=FrontMatter.from_text(block).authors, urls=whole.urls, text=whole.text,
+                       footnotes=[block])
+
+
+def front_matter_report(golds: list[Gold], pages: Path, frameworks=None) -> list[str]:
+    """releases_code when the HTML front matter may add code evidence (as int_papers__features ORs it),
+    and how many papers' front matter gives affiliations (and which maintainers)."""
+    from ingestion.arxiv_front_matter import front_matter_features
+
+    frameworks = frameworks if frameworks is not None else config.frameworks()
+    tp = fp = fn = 0
+    read = with_affiliations = gm_read = gm_affiliations = 0
+    maintainers: Counter[str] = Counter()
+    for g in golds:
+        atom = screen(g.row, frameworks)
+        front = arxiv_html_front_matter(pages, g.key)
+        extra = front_matter_features(g.key, g.row["title"], front, frameworks) if front else None
+        code = atom["releases_code"] or bool(extra and extra["releases_code"])
+        tp += g.releases_code and code
+        fp += code and not g.releases_code
+        fn += g.releases_code and not code
+        if extra:
+            read += 1
+            with_affiliations += extra["has_affiliations"]
+            gm_read += g.kind == "general_method"
+            gm_affiliations += g.kind == "general_method" and extra["has_affiliations"]
+            maintainers.update(json.loads(extra["maintainer_framework_ids"]))
+    p, r = _pr(tp, fp, fn)
+    return [f"  {'releases_code (abstract OR front matter)':34s} {p:9.3f} {r:7.3f} {tp + fn:6d}",
+            f"  HTML front matter cached for {read} of {len(golds)} papers; affiliations read from "
+            f"{with_affiliations} of them ({with_affiliations / max(read, 1):.0%}); general methods: "
+            f"{gm_affiliations} of {gm_read}",
+            "  maintainer papers found through it: " + (", ".join(f"{k} {v}" for k, v in sorted(maintainers.items()))
+                                                      or "none")]
+
+
 def real_gold(labels: Path, cache: Path, page_links: bool = False, pages: Path | None = None
               ) -> tuple[list[Gold], int]:
     """Labelled papers whose complete abstract is cached (and how many labelled papers are not).
@@ -168,6 +228,34 @@ def real_gold(labels: Path, cache: Path, page_links: bool = False, pages: Path |
                           _bool(r["releases_code"]), methods, frozenset()))
     n_labels = sum(1 for _ in csv.DictReader(labels.open()))
     return golds, n_labels - len(golds)
+
+
+def fresh_gold(folder: Path) -> list[Gold]:
+    """A second real set: papers outside the truth's lists, read from arXiv's abstract pages and labelled
+    blind by the study's definitions (data/real_world/fresh/<id>.json, local and uncommitted)."""
+    cached = [json.loads(f.read_text()) for f in sorted(folder.glob("*.json"))]
+    cached = [c for c in cached if c.get("abstract") and c.get("labels")]
+    rows = served_rows(cached)
+    in_query = set(served_rows(cached, pool=True))
+    golds = []
+    for c in cached:
+        lab, row = c["labels"], rows[c["arxiv_id"]]
+        row["pool_query_matched"] = c["arxiv_id"] in in_query
+        size = lab.get("policy_size_b")
+        golds.append(Gold(c["arxiv_id"], row, lab["kind"], float(size) if size not in (None, "") else None,
+                          bool(lab.get("changes_loss")), bool(lab.get("releases_code")),
+                          frozenset(lab.get("defined_methods") or ()), frozenset()))
+    return golds
+
+
+# papers of the fresh set whose abstracts were read while writing screener 2.2 go to the tune half;
+# the rest split by a hash of the id
+FRESH_READ_WHILE_TUNING = {"2509.21792", "2510.04206", "2605.15565", "2606.09138", "2501.08313", "2504.18583",
+                           "2506.02867", "2503.10460", "2503.23829", "2504.21318", "2505.17667"}
+
+
+def fresh_tune_half(arxiv_id: str) -> bool:
+    return arxiv_id in FRESH_READ_WHILE_TUNING or int(hashlib.md5(arxiv_id.encode()).hexdigest(), 16) % 2 == 0
 
 
 def _states_size(row: dict, size_b: float) -> bool:
@@ -318,6 +406,22 @@ def main(argv: list[str] | None = None) -> int:
             n_own = sum(arxiv_page_text(pages, g.key) is not None for g in own)
             print(f"\nthe same papers, abstract and comments from arXiv's abstract pages where found ({n_own} of {len(own)}):")
             print("\n".join(real_report(own)))
+            print("  with arXiv's HTML front matter (author block, footnotes, LaTeX abstract), as the "
+                  "arxiv_front_matter source reads it:")
+            print("\n".join(front_matter_report(golds, pages)))
+        fresh = Path(os.environ.get("RLTRACK_FRESH_PAPERS") or DEFAULT_FRESH)
+        fresh_golds = fresh_gold(fresh) if fresh.is_dir() else []
+        for half, golds_half in (("tune", [g for g in fresh_golds if fresh_tune_half(g.key)]),
+                                 ("test", [g for g in fresh_golds if not fresh_tune_half(g.key)])):
+            if not golds_half:
+                continue
+            print(f"\nfresh real papers (not in the truth's lists, labelled blind), {half} half ({len(golds_half)} papers"
+                  + ("; rules were changed only by reading the tune half)" if half == "test" else ")") + ":")
+            print("\n".join(real_report(golds_half)))
+            if args.errors and half == "tune":
+                for e in evaluate(golds_half)[1]:
+                    if not e.startswith(("maintainer_framework_ids", "defined_methods")):
+                        print("   ", e)
         linked, _ = real_gold(labels, cache, page_links=True)
         print("  with the links of the papers' pages (footnoted URLs; not in the Atom feed):")
         print("\n".join(x for x in real_report(linked) if "releases_code" in x))

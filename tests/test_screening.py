@@ -275,3 +275,62 @@ def test_a_link_printed_as_this_https_url_is_no_rl_term():
           "We investigate which tokens of long reasoning traces a student language model should be "
           "distilled on. Code is available at this https URL.")
     assert is_rl_related(p) == (False, "no RL term")
+
+
+# Screener 2.2: rules found on a second set of real papers (outside the truth's lists), in our own words.
+@pytest.mark.parametrize(
+    "title, abstract, kind",
+    [
+        ("FlowRL: Dataflow Reinforcement Learning for Agentic LLMs",
+         "Agentic RL for language models is expensive. We propose FlowRL, a dataflow-oriented RL system that "
+         "decouples rollout services from training, and we evaluate it on math and search workloads.", "system"),
+        ("TraceHub: Step-Level Data Middleware for Agentic Reinforcement Learning",
+         "We present TraceHub, an interactive step-level data middleware system for agentic RL with LLM agents.",
+         "system"),
+        ("AgentKit: Scaling Agentic Reinforcement Learning with a Multi-Task Framework",
+         "We present the AgentKit framework for multi-turn agentic RL training of LLMs. On the infrastructure "
+         "side it runs a fully asynchronous generation-training pipeline.", "system"),
+        ("SpecRL: Faster GRPO Rollouts",
+         "GRPO training of LLMs is slow. We propose a concurrency-aware speculative decoding framework for "
+         "rollouts, with end-to-end speedups of 2.4x.", "system"),
+        ("KnowAgent: Knowledge Agents via Reinforcement Learning",
+         "We present a system trained with reinforcement learning for LLM agents answering enterprise questions.",
+         "general_method"),
+        ("RTLReward: Step-Level Rewards for Chip Design with LLMs",
+         "We present RTLReward, a scalable framework that trains LLMs with RL for hardware design code.",
+         "application"),
+        ("PrefSet-3: Open Human Preferences for Reward Models",
+         "To train reward models for RLHF of LLMs, we introduce PrefSet-3, a permissively licensed (CC-BY-4.0), "
+         "human-annotated preference dataset comprising 40,000 samples.", "dataset"),
+        ("EnvForge: Scaling Environments for Agentic RL",
+         "We propose EnvForge, an automated framework for scalable tool-interaction environment synthesis, to "
+         "train LLM agents with reinforcement learning.", "dataset"),
+    ],
+)
+def test_kind_by_what_the_proposal_is(title, abstract, kind):
+    assert paper_kind(P(title, abstract))[0] == kind
+
+
+@pytest.mark.parametrize(
+    "abstract, size",
+    [
+        ("We train DeepX-14B with GRPO; it surpasses many 32B models and DeepSeek-R1-Distill-70B.", 14.0),
+        ("Both LLMs outperform significantly larger open-weight models such as Llama-3.3-70B with GRPO.", None),
+        ("Sparse RL updates match full-gradient updates on the Qwen3-8B base model and surpass full-gradient "
+         "updates on the Qwen3-32B with GRPO.", 32.0),
+    ],
+)
+def test_policy_size_skips_models_compared_against(abstract, size):
+    assert policy_size_b(P("A GRPO Recipe for LLMs", abstract), True, "general_method")[0] == size
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "We introduce XPO, a DPO variant that adds a modulating factor to dynamically scale the DPO loss for LLMs.",
+        "XPO finds the samples that destabilise GRPO updates of the LLM and masks them out.",
+        "We propose a novel loss function for LLM alignment derived from the RLHF optimality condition.",
+    ],
+)
+def test_loss_change_real_phrasing_2(abstract):
+    assert changes_loss(P("XPO: Stable Preference Optimization", abstract), "general_method")[0]
