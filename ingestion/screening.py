@@ -541,8 +541,8 @@ def maintainer_match(p: PaperText, frameworks: Iterable) -> tuple[list[str], str
     """Frameworks whose maintainer org or domain is an author's lab, and the affiliation that said so.
 
     The lab is the first comma-separated unit of an affiliation ("Qwen Team, Alibaba Inc." -> "Qwen
-    Team"), so a parent company alone does not make every team of it a maintainer; domains match
-    anywhere (emails are sometimes given in affiliations).
+    Team"), so a parent company alone does not make every team of it a maintainer; a domain counts in
+    an e-mail address (alice@nvidia.com, bob@cs.lab.org), not in a link (huggingface.co/datasets/...).
     """
     units = []  # (lab, whole affiliation, source)
     for aff, source in zip(p.affiliations, p.affiliation_sources or ("",) * len(p.affiliations)):
@@ -552,7 +552,7 @@ def maintainer_match(p: PaperText, frameworks: Iterable) -> tuple[list[str], str
     for fw in frameworks:
         for lab, full, source in units:
             org = any(re.search(rf"(?<![\w-]){re.escape(o)}(?![\w-])", lab, re.I) for o in fw.maintainer_orgs if o)
-            dom = any(re.search(rf"(?:^|[@.\s(]){re.escape(d)}\b", full, re.I) for d in fw.maintainer_domains if d)
+            dom = any(re.search(rf"@(?:[\w-]+\.)*{re.escape(d)}\b(?![./\w-])", full, re.I) for d in fw.maintainer_domains if d)
             if org or dom:
                 out.append(fw.framework_id)
                 signals.append(f"{fw.framework_id}: {source} affiliation '{full[:80]}'")

@@ -124,6 +124,10 @@ def test_code_release_and_methods_and_maintainers():
     assert maintainer_framework_ids(P("x", affs=["ByteDance Seed"]), REGISTRY) == ["verl"]
     assert maintainer_framework_ids(P("x", affs=["ByteDance"]), REGISTRY) == []
     assert maintainer_framework_ids(P("x", affs=["Stanford", "jane@nvidia.com"]), REGISTRY) == ["nemo_rl"]
+    # a domain counts in an e-mail address, not in a link; a university's domain is not a lab
+    assert maintainer_framework_ids(P("x", affs=["Dataset: huggingface.co/datasets/lab/prefs"]), REGISTRY) == []
+    assert maintainer_framework_ids(P("x", affs=["lea@huggingface.co"]), REGISTRY) == ["trl"]
+    assert maintainer_framework_ids(P("x", affs=["lee@mails.tsinghua.edu.cn", "kim@berkeley.edu"]), REGISTRY) == []
 
 
 def test_screen_row_matches_the_contract():
