@@ -45,7 +45,7 @@ from ingestion.arxiv_parse import find_code_urls
 from ingestion.http import PoliteClient, SourceUnavailable
 from ingestion.screening import PaperText, code_release_in, maintainer_match
 from ingestion.tech_reports import MAX_FAILED_IN_A_ROW, _undecodable, page_text
-from ingestion.world import World
+from ingestion.world import ARXIV_WEB, World
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ STATUSES = ("read", "no_html", "no_front_matter", "fetch_failed")
 
 COLUMNS = {
     "arxiv_id": {"data_type": "text", "nullable": False},
-    "html_url": {"data_type": "text"},
+    "html_url": {"data_type": "text"},  # the page on arxiv.org (asked at the world's endpoint)
     "status": {"data_type": "text"},
     "problem": {"data_type": "text"},
     "releases_code": {"data_type": "bool"},
@@ -410,7 +410,7 @@ def arxiv_front_matter_source(
                     continue  # the earlier reading stays; still due, so asked again next run
             state[arxiv_id] = [got.status, fetched_at.isoformat(), READER_VERSION]
             yield front_matter_row(arxiv_id, titles.get(arxiv_id, ""), got, registry,
-                                   f"{base_url}/html/{arxiv_id}", fetched_at)
+                                   f"{ARXIV_WEB}/html/{arxiv_id}", fetched_at)
 
     return paper_front_matter
 

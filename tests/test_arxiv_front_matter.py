@@ -252,7 +252,7 @@ def test_source_statuses_retry_and_incremental_runs(tmp_path):
         assert json.loads(toy["maintainer_framework_ids"]) == ["verl"] and toy["has_affiliations"]
         assert json.loads(toy["authors"])[0] == {"name": "Ada Example", "affiliation": "ByteDance Seed; ada@bytedance.com",
                                                  "source": "arXiv HTML"}
-        assert toy["html_url"] == f"{url}/html/2601.00001" and toy["reader_version"] == READER_VERSION
+        assert toy["html_url"] == "https://arxiv.org/html/2601.00001" and toy["reader_version"] == READER_VERSION
         assert fake.asked.count("2601.00002") == 2  # the 500 was retried
         # a second run asks nothing new
         asked = len(fake.asked)
