@@ -105,6 +105,8 @@ _SKIP_TAGS = {"head", "script", "style", "nav", "header", "footer", "annotation"
               "button"}
 _BLOCK = {"p", "div", "li", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "table", "section", "blockquote",
           "figcaption", "td", "th"}
+# LaTeXML's tabulars (`\author{\begin{tabular}...}`) are spans: their rows and cells are lines too
+_BLOCK_CLASSES = {"ltx_tabular", "ltx_tr", "ltx_td", "ltx_p", "ltx_para", "ltx_break"}
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _MARK_CHARS = re.compile(r"^[\s\d,*†‡§¶♠♣♡♢∗⋆&]+$")
 
@@ -179,7 +181,7 @@ class _FrontMatterParser(HTMLParser):
         if classes & _SECTION_CLASSES and not self._inside("ltx_note"):
             self.done = True  # the first section: the front matter is over
             return
-        if tag in _BLOCK:
+        if tag in _BLOCK or classes & _BLOCK_CLASSES:
             self._newline()
         if tag in _VOID:
             return
@@ -209,7 +211,7 @@ class _FrontMatterParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if self.done or not self.in_document:
             return
-        if tag in _BLOCK:
+        if tag in _BLOCK or any(t == tag and classes & _BLOCK_CLASSES for t, classes in self._open[-1:]):
             self._newline()
         if not any(t == tag for t, _ in self._open):
             return  # a stray end tag

@@ -118,6 +118,20 @@ def test_marked_affiliation_lines_split_into_labs():
     assert f["releases_code"] is False and f["code_signal"] is None
 
 
+def test_tabular_author_block():
+    cell = '<span class="ltx_td ltx_align_center">{}</span>'
+    block = ('<span class="ltx_creator ltx_role_author"><span class="ltx_personname">'
+             '<span class="ltx_tabular ltx_align_middle">'
+             '<span class="ltx_tr">' + cell.format("Gil Table") + '</span>'
+             '<span class="ltx_tr">' + cell.format("Hugging Face") + '</span>'
+             '<span class="ltx_tr">' + cell.format("gil@example.com") + '</span>'
+             '</span></span></span>')
+    front = parse_front_matter(page("Tabular Authors", block))
+    assert front.authors == [{"name": "Gil Table", "affiliation": "Hugging Face; gil@example.com"}]
+    f = front_matter_features("2601.00010", "Tabular Authors", front, FRAMEWORKS)
+    assert json.loads(f["maintainer_framework_ids"]) == ["trl"]
+
+
 def test_email_domain_alone_marks_a_maintainer():
     front = parse_front_matter(page("Quiet Lab Paper", creator("Eve Case", email("eve@huggingface.co"))))
     f = front_matter_features("2601.00003", "Quiet Lab Paper", front, FRAMEWORKS)
