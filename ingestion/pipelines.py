@@ -53,6 +53,12 @@ def _duckdb_type(column: dict) -> str:
     return _DUCKDB_TYPES.get(column["data_type"], "VARCHAR")
 
 
+def duckdb_columns(columns: dict[str, dict]) -> list[str]:
+    """`"name" TYPE` for each declared dlt column with a type (dlt's own columns left out)."""
+    return [f'"{name}" {_duckdb_type(col)}' for name, col in columns.items()
+            if col.get("data_type") and not name.startswith("_dlt_")]
+
+
 def declared_tables(dataset: str) -> list[str]:
     """The tables of `dataset` that dbt's sources declare (what staging reads)."""
     sources = yaml.safe_load(DBT_SOURCES.read_text(encoding="utf-8"))["sources"]
@@ -77,8 +83,7 @@ def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource) -> list[st
                 continue
             resource = source.resources.get(table) or _sibling_resource(pipeline.pipeline_name, dataset, table)
             hints = resource.compute_table_schema().get("columns", {}) if resource is not None else {}
-            columns = [f'"{name}" {_duckdb_type(col)}' for name, col in hints.items()
-                       if col.get("data_type") and not name.startswith("_dlt_")]
+            columns = duckdb_columns(hints)
             columns += ['"_dlt_load_id" VARCHAR NOT NULL', '"_dlt_id" VARCHAR NOT NULL']
             client.execute_sql(f"create table {client.make_qualified_table_name(table)} ({', '.join(columns)})")
             created.append(table)
