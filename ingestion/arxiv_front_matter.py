@@ -126,10 +126,11 @@ def _emails(text: str) -> list[str]:
 
 
 def _affiliation(lines: Iterable[str], emails: Iterable[str] = ()) -> str | None:
-    """Affiliation lines as '; '-joined units: marks split labs, e-mail addresses are units of their own."""
+    """Affiliation lines as '; '-joined units: marks split labs, e-mail addresses are units of their own,
+    links are left out (a www.huggingface.co link is no Hugging Face affiliation)."""
     units: list[str] = []
     for line in lines:
-        rest = _EMAIL.sub(" ", _BRACED_EMAILS.sub(" ", line))
+        rest = _EMAIL.sub(" ", _BRACED_EMAILS.sub(" ", _URL.sub(" ", line)))
         for unit in _MARK.split(rest.replace(";", "\n")):
             for piece in unit.split("\n"):
                 piece = " ".join(piece.split()).strip(" ,.:")

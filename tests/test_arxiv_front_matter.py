@@ -184,11 +184,12 @@ def test_non_utf8_bytes_and_broken_markup():
 def test_from_text_reads_lines_as_affiliations():
     front = FrontMatter.from_text("ToyPO: Toy Policy Optimisation\nAda Example, Ben Sample\n"
                                   "1 ByteDance Seed 2 Tsinghua University\n"
-                                  "Code: https://github.com/toylab/ToyPO\n")
-    assert front.urls == ["https://github.com/toylab/ToyPO"]
+                                  "Code: https://github.com/toylab/ToyPO\n"
+                                  "Weights: https://www.huggingface.co/toylab/toypo-7b\n")
+    assert front.urls == ["https://github.com/toylab/ToyPO", "https://www.huggingface.co/toylab/toypo-7b"]
     assert {"name": "", "affiliation": "ByteDance Seed; Tsinghua University"} in front.authors
     f = front_matter_features("2601.00001", TOYPO_TITLE, front, FRAMEWORKS)
-    assert f["releases_code"] and json.loads(f["maintainer_framework_ids"]) == ["verl"]
+    assert f["releases_code"] and json.loads(f["maintainer_framework_ids"]) == ["verl"]  # a link is no lab
     assert f["code_signal"] == "front matter link: https://github.com/toylab/ToyPO"
 
 
