@@ -44,8 +44,11 @@ import duckdb  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ingestion import config  # noqa: E402
+from ingestion.arxiv_front_matter import COLUMNS as FRONT_MATTER_COLUMNS  # noqa: E402
+from ingestion.arxiv_front_matter import TABLE as FRONT_MATTER_TABLE  # noqa: E402
 from ingestion.git_history import commit_row, mention_rows  # noqa: E402
 from ingestion.git_mining import mine_commits, resolve_ref  # noqa: E402
+from ingestion.pipelines import duckdb_columns  # noqa: E402
 from ingestion.screening import screen  # noqa: E402
 from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable  # noqa: E402
 
@@ -151,6 +154,9 @@ def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers:
     for table, rows in (("papers", papers), ("paper_features", features)):
         frame = pd.DataFrame(rows)
         con.execute(f"create table raw_arxiv.{table} as select *, {load} from frame")
+    # no arXiv HTML front matter read: its table, empty (the models read it beside paper_features)
+    con.execute(f"create table raw_arxiv.{FRONT_MATTER_TABLE} ({', '.join(duckdb_columns(FRONT_MATTER_COLUMNS))}, "
+                "_dlt_load_id varchar, _dlt_id varchar)")
     con.close()
 
 

@@ -6,13 +6,16 @@ from pathlib import Path
 
 import dlt
 import yaml
+from dlt.extract.resource import DltResource
 from dlt.extract.source import DltSource
 
 from ingestion import config
+from ingestion.world import World
 
 # source name -> dataset (DuckDB schema) it lands in
 DATASETS = {
     "arxiv": "raw_arxiv",
+    "arxiv_front_matter": "raw_arxiv",  # its own pipeline (and dlt state), beside the arXiv API's tables
     "git_history": "raw_git",
     "github": "raw_github",
     "tech_reports": "raw_reports",
@@ -50,6 +53,12 @@ def _duckdb_type(column: dict) -> str:
     return _DUCKDB_TYPES.get(column["data_type"], "VARCHAR")
 
 
+def duckdb_columns(columns: dict[str, dict]) -> list[str]:
+    """`"name" TYPE` for each declared dlt column with a type (dlt's own columns left out)."""
+    return [f'"{name}" {_duckdb_type(col)}' for name, col in columns.items()
+            if col.get("data_type") and not name.startswith("_dlt_")]
+
+
 def declared_tables(dataset: str) -> list[str]:
     """The tables of `dataset` that dbt's sources declare (what staging reads)."""
     sources = yaml.safe_load(DBT_SOURCES.read_text(encoding="utf-8"))["sources"]
@@ -72,11 +81,26 @@ def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource) -> list[st
         for table in declared_tables(dataset):
             if table in existing:
                 continue
-            resource = source.resources.get(table)
+            resource = source.resources.get(table) or _sibling_resource(pipeline.pipeline_name, dataset, table)
             hints = resource.compute_table_schema().get("columns", {}) if resource is not None else {}
-            columns = [f'"{name}" {_duckdb_type(col)}' for name, col in hints.items()
-                       if col.get("data_type") and not name.startswith("_dlt_")]
+            columns = duckdb_columns(hints)
             columns += ['"_dlt_load_id" VARCHAR NOT NULL', '"_dlt_id" VARCHAR NOT NULL']
             client.execute_sql(f"create table {client.make_qualified_table_name(table)} ({', '.join(columns)})")
             created.append(table)
     return created
+
+
+def _sibling_resource(pipeline_name: str, dataset: str, table: str) -> DltResource | None:
+    """The resource another source of the same dataset loads `table` with (raw_arxiv has two: the
+    arXiv API's and the HTML front matter's), so a table declared for it gets its columns too."""
+    from ingestion.arxiv import arxiv_source
+    from ingestion.arxiv_front_matter import arxiv_front_matter_source
+
+    factories = {"arxiv": arxiv_source, "arxiv_front_matter": arxiv_front_matter_source}
+    for name, factory in factories.items():
+        if DATASETS[name] != dataset or pipeline_name.removeprefix("rltrack_") == name:
+            continue
+        resource = factory(world=World.loopback("declared")).resources.get(table)
+        if resource is not None:
+            return resource
+    return None

@@ -510,25 +510,49 @@ def _names_the_paper(url: str, title: str) -> bool:
 def releases_code(p: PaperText) -> tuple[bool, str | None]:
     """Does the paper release its own code? Reads the abstract, arXiv's comment and the row's code links;
     the signal names the cue that decided ("link", "code available", "release", ...)."""
-    text = f"{p.abstract} {p.comment or ''}"
-    for url in dict.fromkeys([*find_code_urls(p.abstract, p.comment), *p.links]):
+    return code_release_in(f"{p.abstract} {p.comment or ''}", p.title,
+                           [*find_code_urls(p.abstract, p.comment), *p.links])
+
+
+def own_code_link(urls: Iterable[str], text: str, title: str) -> str | None:
+    """The first of `urls` that is the paper's own code as `releases_code` judges a link: not a model
+    or data set on Hugging Face; found in `text` and not after "based on", "built on", ... (unless
+    "our"/"code" says otherwise), or, when not in `text`, named after the paper (`_names_the_paper`)."""
+    for url in dict.fromkeys(urls):
         if _NOT_CODE_URL.search(url):
             continue
         bare = url.split("://", 1)[-1]
         pos = text.find(bare)
-        if pos < 0 and not _names_the_paper(url, p.title):
+        if pos < 0 and not _names_the_paper(url, title):
             continue  # a link from elsewhere on the paper's page (footnotes cite other work too)
         before = text[max(0, pos - 50):pos].removesuffix("https://").removesuffix("http://")
         if pos >= 0 and _NOT_OURS_BEFORE.search(before) and not re.search(r"\b(?:our|code|we release)\b", before, re.I):
             continue
-        return True, f"link: {url}"
-    if hit := first_cue(_CODE_CUES, text=_NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", text))):
-        return hit
+        return url
+    return None
+
+
+def link_after_cue(text: str) -> str | None:
+    """A link right after a cue that it is the paper's own ("Project page and code: <url>"), unless
+    only models or data are said to be there, and not a Hugging Face model or data set."""
     for m in _ANY_URL.finditer(text):
         before = text[max(0, m.start() - 60):m.start()]
         own = _OWN_LINK_BEFORE.search(before) and not _ONLY_MODELS_OR_DATA.search(before.rsplit(". ", 1)[-1])
         if own and not _NOT_CODE_URL.search(m.group(0)):
-            return True, f"link after a cue: {m.group(0).rstrip('.:!?')}"
+            return m.group(0).rstrip(".:!?")
+    return None
+
+
+def code_release_in(text: str, title: str, links: Iterable[str]) -> tuple[bool, str | None]:
+    """`releases_code`'s rules over any text of the paper (its abstract and comment, or its front
+    matter) with the code links found in or beside it: an own link ("link: <url>"), a release cue
+    ("code available", "release", ...), or a link after a cue ("link after a cue: <url>")."""
+    if url := own_code_link(links, text, title):
+        return True, f"link: {url}"
+    if hit := first_cue(_CODE_CUES, text=_NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", text))):
+        return hit
+    if url := link_after_cue(text):
+        return True, f"link after a cue: {url}"
     return False, None
 
 

@@ -69,6 +69,9 @@ class World:
     affiliations: bool = True  # look authors' institutions up (OpenAlex) before screening
     model_screener: bool = True  # a language model screens too, when the environment configures one
     report_recheck_s: float = 86400.0  # a tech report read from less than its full text is asked again after this
+    # a paper arXiv had no HTML (or no front matter) for is asked again after this (fetch failures:
+    # after report_recheck_s)
+    front_matter_recheck_s: float = 7 * 86400.0
 
     @classmethod
     def live(cls) -> World:
@@ -91,7 +94,7 @@ class World:
     def loopback(cls, name: str, **parts: Any) -> World:
         """A world served on this machine: every endpoint asked without spacing."""
         parts = {"arxiv_pool": False, "affiliations": False, "model_screener": False, "report_recheck_s": 0.0,
-                 **parts}
+                 "front_matter_recheck_s": 0.0, **parts}
         return cls(name=name, arxiv_politeness=LOOPBACK, github_politeness=LOOPBACK,
                    arxiv_web_politeness=LOOPBACK, **parts)
 

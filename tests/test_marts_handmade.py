@@ -1,6 +1,7 @@
 """Build the dbt marts from hand-made raw rows and assert exact outputs for the tricky cases:
 a paper cited before its first version, an alias collision, two frameworks adopting on the same
-day, an adoption after the 180-day horizon, and a maintainer paper."""
+day, an adoption after the 180-day horizon, and a maintainer paper; and the arXiv HTML front matter
+OR-ed into code release and maintainer affiliation."""
 
 from __future__ import annotations
 
@@ -79,6 +80,21 @@ def build_raw(path):
         "arxiv_id": text, "is_rl_related": b, "paper_kind": text, "kind_signal": text, "policy_size_b": d,
         "size_signal": text, "changes_loss": b, "loss_signal": text, "releases_code": b, "model_report": b,
         "in_pool": b, "code_signal": text, "maintainer_signal": text, "model_report_signal": text, "defined_methods": text, "maintainer_framework_ids": text, "screener_version": text})
+    # arXiv HTML front matter: TWINPO links its code in a title footnote and is by trl's maintainers;
+    # SEEDPO's author block says what its abstract row said (verl); QUIETPO has no HTML
+    fm = {"html_url": None, "problem": None, "code_signal": None, "code_urls": "[]", "maintainer_signal": None,
+          "has_affiliations": True, "authors": "[]", "reader_version": 1, "fetched_at": "2025-10-01 00:00:00+00"}
+    _create(con, "raw_arxiv.paper_front_matter", [
+        {**fm, "arxiv_id": "2501.00003", "status": "read", "releases_code": True,
+         "code_signal": "footnote link: https://github.com/lab/twinpo", "maintainer_framework_ids": '["trl"]',
+         "maintainer_signal": "trl: arXiv HTML affiliation 'Hugging Face'"},
+        {**fm, "arxiv_id": "2502.00005", "status": "read", "releases_code": False,
+         "maintainer_framework_ids": '["verl"]'},
+        {**fm, "arxiv_id": "2502.00006", "status": "no_html", "releases_code": False, "has_affiliations": False,
+         "maintainer_framework_ids": "[]", "problem": "HTTP 404"}], {
+        "arxiv_id": text, "html_url": text, "status": text, "problem": text, "releases_code": b,
+        "code_signal": text, "code_urls": text, "maintainer_framework_ids": text, "maintainer_signal": text,
+        "has_affiliations": b, "authors": text, "reader_version": i, "fetched_at": ts})
     _create(con, "raw_git.commits", [
         {"framework_id": fw, "repo": fw, "sha": sha, "parents": "[]", "is_merge": False, "author_name": "x",
          "author_domain": "example.org", "authored_at": at, "committed_at": at, "message": "m",
@@ -201,9 +217,26 @@ def test_factors_with_and_without_maintainer_papers(marts):
             "from marts.fct_adoption_factors").fetchall()
     }
     assert rows[("all_papers", "large_policy")] == (4, 2, 2, 0)
-    assert rows[("without_maintainer_papers", "large_policy")] == (3, 1, 2, 0)
+    # TWINPO (large, included) is a maintainer paper by its arXiv HTML author block only
+    assert rows[("without_maintainer_papers", "large_policy")] == (2, 0, 2, 0)
     assert rows[("all_papers", "loss_change")] == (4, 2, 2, 0)
-    assert rows[("all_papers", "code_release")] == (4, 0, 2, 1)
+    # TWINPO releases code by a footnote link only; QUIETPO by its abstract
+    assert rows[("all_papers", "code_release")] == (4, 1, 2, 1)
+
+
+def test_front_matter_ors_into_code_release_and_maintainers(marts):
+    rows = marts.execute(
+        "select arxiv_id, releases_code, code_evidence, is_maintainer_paper, maintainer_framework_ids, "
+        "has_front_matter from marts.dim_papers where arxiv_id in ('2501.00001', '2501.00003', '2502.00005', "
+        "'2502.00006') order by arxiv_id").fetchall()
+    assert rows == [
+        ("2501.00001", False, None, False, None, False),  # not asked
+        ("2501.00003", True, "front_matter", True, "trl", True),
+        ("2502.00005", False, None, True, "verl", True),  # the same lab from both: once
+        ("2502.00006", True, "abstract", False, None, False),  # no HTML
+    ]
+    assert marts.execute("select code_signal from intermediate.int_papers__features where arxiv_id = '2501.00003'"
+                         ).fetchone() == ("footnote link: https://github.com/lab/twinpo",)
 
 
 def test_proposals_are_the_proposal_role_and_reviews_count_as_replies(marts):

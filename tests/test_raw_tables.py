@@ -67,6 +67,14 @@ def test_arxiv_window_without_papers(tmp_path: Path) -> None:
         load_nothing_then_check(tmp_path, "arxiv", "raw_arxiv", source)
 
 
+def test_front_matter_without_papers(tmp_path: Path) -> None:
+    """raw_arxiv has two sources: either one's load creates the other's declared tables with their columns."""
+    from ingestion.arxiv_front_matter import arxiv_front_matter_source
+
+    source = arxiv_front_matter_source(world=World.loopback("empty", arxiv_web="http://127.0.0.1:9"), arxiv_ids=[])
+    load_nothing_then_check(tmp_path, "arxiv_front_matter", "raw_arxiv", source)
+
+
 def test_git_repository_without_commits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fw = config.Framework("toy", "Toy", "toy-org/toy", (), "main", ("Toy",), ("toy.dev",), ("docs/",), True)
     repo = Repo(tmp_path / "r")

@@ -45,6 +45,11 @@ def test_refresh_replays_the_tiny_recorded_world(tmp_path):
             ("GRPO",), ("GSPO",)]
         assert con.execute("select framework_id, arxiv_id from marts.fct_method_adoptions order by 1, 2").fetchall() == [
             ("trl", "2503.20783"), ("trl", "2507.18071"), ("verl", "2503.14476")]
+        # the general-method papers' arXiv HTML: one recorded page (reports/html/<id>.html), the rest 404
+        front = dict(con.execute("select arxiv_id, status from raw_arxiv.paper_front_matter").fetchall())
+        assert front["2507.18071"] == "read" and set(front.values()) <= {"read", "no_html"}
+        assert con.execute("select releases_code, has_front_matter from marts.dim_papers where arxiv_id = '2507.18071'"
+                           ).fetchone() == (True, True)
     # the bundles were cloned under the data folder, not written to
     assert (tmp_path / "worlds" / "tiny" / "repos" / "trl" / "HEAD").exists()
 

@@ -3,7 +3,8 @@
 Layout (worlds/README.md): `world.json` (manifest: registry subset, repositories), `arxiv/` (Atom
 feed pages `*.xml` and/or papers as JSON lines `*.jsonl`), `github/<owner>/<repo>/<route>.json`
 (GitHub REST payloads: `issues.json`, `issues/comments.json`, `pulls/<n>.json`, ...) and
-`reports/` (`tech_reports.csv`, arXiv's pages `html/<id>.html` and `abs/<id>.html`). The papers are
+`reports/` (`tech_reports.csv`, arXiv's pages `html/<id>.html` and `abs/<id>.html`; an html page
+of a paper is read for its front matter too). The papers are
 served by the sample's fake arXiv (query API and OAI-PMH), GitHub and the report pages by small
 replay servers. Repositories (work trees or bare mirrors) are cloned bare under the data folder
 before mining, so a mirror is only read.

@@ -13,7 +13,8 @@ so the `frameworks` config gives the useful part (re-load one repository, leave 
 
 
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from dagster_dlt.translator import DltResourceTranslatorData
 from dlt.extract.source import DltSource
 
 from ingestion.arxiv import arxiv_source
+from ingestion.arxiv_front_matter import TABLE, arxiv_front_matter_source, due
 from ingestion.git_history import git_history_source
 from ingestion.github import GitHubClient, client_for, github_source
 from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
@@ -39,6 +41,8 @@ SOURCE_DESCRIPTIONS = {
     "git_history": "framework git histories mined with git log and pydriller",
     "github": "GitHub REST issues, pull requests and comments",
     "tech_reports": "technical reports of large open-weight models",
+    "arxiv_front_matter": "front matter (authors' affiliations, footnote code links) of the general-method "
+                          "papers' arXiv HTML renderings",
 }
 PER_FRAMEWORK_SOURCES = {"git_history", "github"}
 
@@ -54,14 +58,22 @@ class GitHubLoadConfig(RawLoadConfig):
     max_rate_wait_s: float = 900.0  # wait at most this long for a rate limit to lift, else stop
 
 
+class FrontMatterLoadConfig(RawLoadConfig):
+    max_papers: int = 400  # papers asked per run (live: 3 s each); a first load back-fills over a few runs
+
+
 class RawTableTranslator(DagsterDltTranslator):
+    def __init__(self, deps: Sequence[dg.AssetKey] = ()) -> None:
+        super().__init__()
+        self.deps = list(deps)  # assets the source reads its inputs from (lineage)
+
     def get_asset_spec(self, data: DltResourceTranslatorData) -> dg.AssetSpec:
         spec = super().get_asset_spec(data)
         dataset = data.pipeline.dataset_name if data.pipeline else "raw"
         source = data.pipeline.pipeline_name.removeprefix("rltrack_") if data.pipeline else "source"
         return spec.replace_attributes(
             key=dg.AssetKey([dataset, data.resource.name]),
-            deps=[],
+            deps=self.deps,
             group_name=dataset,
             description=f"`{dataset}.{data.resource.name}`, loaded by dlt from the "
             f"{SOURCE_DESCRIPTIONS.get(source, 'source')}.",
@@ -151,16 +163,25 @@ def spec_pipeline(source_name: str) -> dlt.Pipeline:
         return make_pipeline(source_name, pipelines_dir=Path(folder))
 
 
-def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.AssetsDefinition:
+SourceInputs = Callable[[AssetExecutionContext, dlt.Pipeline, Any, RawLoadConfig], dict[str, Any]]
+
+
+def raw_assets(source_name: str, make_source: Callable[..., DltSource], *, inputs: SourceInputs | None = None,
+               config_type: type[RawLoadConfig] = RawLoadConfig,
+               deps: Sequence[dg.AssetKey] = ()) -> dg.AssetsDefinition:
+    """The multi-asset loading `source_name`. `inputs(context, pipeline, world, config)` gives more
+    arguments for the source, read under the write lock (e.g. which papers to ask, from the
+    warehouse); `deps` are the assets those inputs come from."""
+
     @dlt_assets(
         dlt_source=make_source(),
         dlt_pipeline=spec_pipeline(source_name),
         name=f"load_{source_name}",
-        dagster_dlt_translator=RawTableTranslator(),
+        dagster_dlt_translator=RawTableTranslator(deps),
         pool=WRITER_POOL,
         op_tags={"source": source_name},
     )
-    def _load(context: AssetExecutionContext, dlt: DagsterDltResource, config: RawLoadConfig):
+    def _load(context: AssetExecutionContext, dlt: DagsterDltResource, config: config_type):  # type: ignore[valid-type]
         _check_config(context, source_name, config)
         kwargs: dict[str, Any] = {"frameworks": config.frameworks} if config.frameworks else {}
         run_kwargs = {"refresh": "drop_sources"} if config.full_refresh else {}
@@ -168,6 +189,8 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.As
         # pipeline's local folder is shared by runs, so it is only touched under the lock.
         with write_lock(), run_world() as world:
             pipeline = make_pipeline(source_name)
+            if inputs is not None:
+                kwargs.update(inputs(context, pipeline, world, config))
             source = make_source(world=world, **kwargs)
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
             create_declared_tables(pipeline, source)
@@ -175,6 +198,57 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource]) -> dg.As
 
     _load.__doc__ = f"Load {SOURCE_DESCRIPTIONS[source_name]}."
     return _load
+
+
+def front_matter_inputs(context: AssetExecutionContext, pipeline: dlt.Pipeline, world: Any,
+                        config: FrontMatterLoadConfig) -> dict[str, Any]:
+    """The general-method papers whose front matter is due (never asked, or due again by
+    `arxiv_front_matter.due`), at most `max_papers` of them, newest first."""
+    candidates = front_matter_candidates(pipeline)
+    now = datetime.now(timezone.utc)
+    todo = [(aid, title) for aid, title, previous in candidates
+            if config.full_refresh or due(previous, now, world)]
+    chosen = todo[:max(0, config.max_papers)]
+    context.log.info(f"front matter: {len(candidates)} general-method papers, {len(todo)} due, asking "
+                     f"{len(chosen)} this run, {len(todo) - len(chosen)} left for later runs")
+    return {"arxiv_ids": [aid for aid, _ in chosen], "titles": dict(chosen)}
+
+
+def front_matter_candidates(pipeline: dlt.Pipeline) -> list[tuple[str, str, list | None]]:
+    """(arxiv_id, title, [status, fetched_at, reader_version] of its front-matter row or None) of every
+    paper screened general_method (latest paper_features row), newest id first; none before a load."""
+    with pipeline.sql_client() as client:
+        def table(name: str) -> str:
+            return client.make_qualified_table_name(name)
+
+        def exists(name: str) -> bool:
+            return bool(client.execute_sql(
+                "select 1 from information_schema.tables where table_schema = ? and table_name = ?",
+                pipeline.dataset_name, name))
+
+        if not (client.has_dataset() and exists("paper_features") and exists("papers")):
+            return []
+        front = (f"select distinct on (arxiv_id) arxiv_id, status, fetched_at, reader_version from {table(TABLE)} "
+                 "order by arxiv_id, _dlt_load_id desc") if exists(TABLE) else (
+                 "select null::varchar as arxiv_id, null::varchar as status, null::timestamptz as fetched_at, "
+                 "null::bigint as reader_version where false")
+        rows = client.execute_sql(f"""
+            with features as (
+                select distinct on (arxiv_id) arxiv_id, paper_kind from {table("paper_features")}
+                order by arxiv_id, _dlt_load_id desc
+            ),
+            papers as (
+                select distinct on (arxiv_id) arxiv_id, title from {table("papers")}
+                order by arxiv_id, _dlt_load_id desc
+            ),
+            front as ({front})
+            select f.arxiv_id, coalesce(p.title, ''), m.status, m.fetched_at, m.reader_version
+            from features as f
+            left join papers as p on f.arxiv_id = p.arxiv_id
+            left join front as m on f.arxiv_id = m.arxiv_id
+            where f.paper_kind = 'general_method'
+            order by f.arxiv_id desc""")
+    return [(aid, title, [status, at, version] if status else None) for aid, title, status, at, version in rows]
 
 
 def github_assets() -> dg.AssetsDefinition:
@@ -227,8 +301,11 @@ arxiv_raw = raw_assets("arxiv", arxiv_source)
 git_raw = raw_assets("git_history", git_history_source)
 github_raw = github_assets()
 tech_reports_raw = raw_assets("tech_reports", tech_reports_source)
+# reads which papers to ask from the warehouse: after the arXiv load, with paper_features as lineage
+front_matter_raw = raw_assets("arxiv_front_matter", arxiv_front_matter_source, inputs=front_matter_inputs,
+                              config_type=FrontMatterLoadConfig, deps=[dg.AssetKey(["raw_arxiv", "paper_features"])])
 
-RAW_ASSETS = [arxiv_raw, git_raw, github_raw, tech_reports_raw]
+RAW_ASSETS = [arxiv_raw, git_raw, github_raw, tech_reports_raw, front_matter_raw]
 RAW_ASSETS_BY_SOURCE = {"arxiv": arxiv_raw, "git_history": git_raw, "github": github_raw,
-                        "tech_reports": tech_reports_raw}
+                        "tech_reports": tech_reports_raw, "arxiv_front_matter": front_matter_raw}
 assert set(RAW_ASSETS_BY_SOURCE) == set(DATASETS)

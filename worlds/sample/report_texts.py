@@ -6,7 +6,9 @@ collisions are planted on purpose: a `gpg`-signed release (not the GPG method) a
 baseline called GRPPO (which must not count as PPO).
 
 `serve_sample_arxiv_web()` serves the texts the way arxiv.org does: `/html/<id>` (LaTeXML HTML)
-and `/abs/<id>` (abstract page); a few ids have no HTML rendering, to exercise the fallback.
+and `/abs/<id>` (abstract page); a few ids have no HTML rendering, to exercise the fallback. Papers
+that are not reports have no page (404): their front matter rows are `no_html`, so the sample's
+numbers come from the abstracts alone.
 """
 
 from __future__ import annotations

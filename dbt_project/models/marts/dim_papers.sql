@@ -19,7 +19,9 @@ select
     f.changes_loss,
     f.releases_code,
     f.is_maintainer_paper,
-    f.maintainer_framework_ids
+    f.maintainer_framework_ids,
+    f.code_evidence,
+    f.has_front_matter
 from {{ ref('stg_arxiv__papers') }} as p
 inner join {{ ref('int_papers__screened') }} as s on p.arxiv_id = s.arxiv_id
 inner join {{ ref('int_papers__features') }} as f on p.arxiv_id = f.arxiv_id
