@@ -129,6 +129,27 @@ RAW_GITHUB_PRS = Suite(
     description="PR numbers positive and unique per framework, states known, merges after creation.",
 )
 
+RAW_FRONT_MATTER = Suite(
+    "raw_arxiv_front_matter", "raw_arxiv.paper_front_matter",
+    (
+        Batch("rows", "select arxiv_id, status, reader_version, releases_code, code_signal from {table}", lambda: [
+            gxe.ExpectColumnValuesToMatchRegex(column="arxiv_id", regex=ARXIV_ID_PATTERN),
+            gxe.ExpectColumnValuesToBeInSet(column="status",
+                                            value_set=["read", "no_html", "no_front_matter", "fetch_failed"]),
+            gxe.ExpectColumnValuesToBeBetween(column="reader_version", min_value=1),
+            gxe.ExpectColumnValuesToNotBeNull(column="releases_code"),
+        ], incremental_on="_dlt_load_id"),
+        Batch("code release keeps its signal",
+              "select count(*) filter (where releases_code and code_signal is null) as unexplained, "
+              "count(*) filter (where releases_code and status <> 'read') as code_without_a_page from {table}",
+              lambda: [gxe.ExpectColumnValuesToBeBetween(column="unexplained", max_value=0),
+                       gxe.ExpectColumnValuesToBeBetween(column="code_without_a_page", max_value=0)]),
+        no_duplicates("arxiv_id"),
+    ),
+    description="Front-matter rows: ids well formed, known statuses, one row per paper, every code release "
+                "read from a page and explained by its signal.",
+)
+
 RAW_FRESHNESS = Suite(
     "raw_arxiv_freshness", "raw_arxiv.papers", (loaded_recently("raw_arxiv"),), blocking=False,
     description="The last successful arXiv load is at most RLTRACK_FRESHNESS_HOURS (48) old.",
@@ -212,5 +233,5 @@ COHORTS = Suite(
     description="Rates in [0, 1], ever >= within horizon, cohorts sum to the general-method papers.",
 )
 
-SUITES = {s.name: s for s in (RAW_PAPERS, RAW_COMMITS, RAW_GITHUB_PRS, RAW_FRESHNESS,
+SUITES = {s.name: s for s in (RAW_PAPERS, RAW_COMMITS, RAW_GITHUB_PRS, RAW_FRONT_MATTER, RAW_FRESHNESS,
                               STG_PAPERS, STG_COMMITS, ADOPTIONS, COHORTS)}

@@ -133,3 +133,18 @@ def test_adoption_flag_allows_same_day_commits_before_the_paper(warehouse):
     warehouse.execute("insert into marts.fct_method_adoptions values ('2606.05104', 'trl', 0.9, -3, false, 'alias')")
     outcome = run_suite(warehouse, "fct_method_adoptions")
     assert not outcome.success and {f["batch"] for f in outcome.failures} >= {"flag matches dates"}
+
+
+def test_front_matter_rows_explain_every_code_release(warehouse):
+    warehouse.execute("create schema if not exists raw_arxiv")
+    warehouse.execute("create table raw_arxiv.paper_front_matter (arxiv_id varchar, status varchar, "
+                      "reader_version bigint, releases_code boolean, code_signal varchar)")
+    warehouse.execute("insert into raw_arxiv.paper_front_matter values "
+                      "('2504.10187', 'read', 1, true, 'footnote link: https://github.com/lab/drt'), "
+                      "('2505.00001', 'no_html', 1, false, null)")
+    assert run_suite(warehouse, "raw_arxiv_front_matter").success
+    warehouse.execute("insert into raw_arxiv.paper_front_matter values ('2505.00002', 'read', 1, true, null), "
+                      "('2505.00003', 'gone', 1, false, null)")
+    outcome = run_suite(warehouse, "raw_arxiv_front_matter")
+    assert not outcome.success
+    assert {f["batch"] for f in outcome.failures} == {"rows", "code release keeps its signal"}
