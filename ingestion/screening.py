@@ -193,9 +193,10 @@ _SYSTEM_FAMILIES = {
     "transfer": _rx(r"weight (?:sync\w*|updates? (?:to|from|between)|transfer)|\breshard\w*|\bcommunication overhead\b"),
 }
 # what the proposal says it is: "X, a dataflow-oriented RL system", "an interactive data middleware system for
-# agentic RL" (not a reward, agent or dialogue system: those are methods and applications)
+# agentic RL"; qualified ("a system" alone is generic), and not a reward, agent or dialogue system (methods
+# and applications)
 _PROPOSES_A = (r"\b(?:we (?:\w+ )?(?:propose|present|introduce|develop|build|design|open-source)|this (?:paper|work) "
-               r"(?:presents|introduces|proposes))\s+(?:[\w.\-]+,? )?(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,6}?")  # a qualified artefact: "a system" alone is generic
+               r"(?:presents|introduces|proposes))\s+(?:[\w.\-]+,? )?(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){0,6}?")
 _NOT_INFRA = r"(?<!reward )(?<!rating )(?<!scoring )(?<!agent )(?<!agentic )(?<!multi-agent )(?<!dialogue )(?<!feedback )(?<!expert )"
 _SYSTEM_ARTEFACT = _rx(_PROPOSES_A + r"(?<! a )(?<! an )(?<! the )" + _NOT_INFRA + r"(?:system|infrastructure|middleware|engine|platform)\b")
 _FRAMEWORK_ARTEFACT = _rx(_PROPOSES_A + r"framework\b")
@@ -210,6 +211,7 @@ _KIND_FIRST = (Cue("survey", _SURVEY_TITLE, "title"), Cue("benchmark", _BENCH_TI
 
 
 def _also_algorithm(abstract: str, proposal: re.Match[str]) -> bool:
+    """Does the proposal's sentence also propose an algorithm ("a training system and a new algorithm")?"""
     end = abstract.find(". ", proposal.end())
     return bool(re.search(r"\b(?:algorithm|objective|loss|estimator)s?\b", abstract[proposal.start():end if end >= 0 else None]))
 
@@ -434,7 +436,8 @@ _LOSS_COMPONENTS = _rx(
     r"\b(?:length|advantage|reward|loss|token|global|group|batch|std|standard[- ]deviation) normali[sz]\w+|"
     r"\bnormali[sz]\w* (?:the )?(?:advantages?|losses|loss|rewards?|by (?:the )?(?:length|standard deviation))\b|"
     r"\bre-?weight\w*|\b(?:scales?|scaling|rescal\w+|modulat\w+) (?:the )?(?:[\w\-]+ )?(?:loss|objective)\b|"
-    r"\bmask(?:s|ed|ing)? (?:them|it|these|those) out\b|\bmask(?:s|ed|ing)? out (?:\w+[- ]){0,2}samples?\b|\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
+    r"\bmask(?:s|ed|ing)? (?:them|it|these|those) out\b|\bmask(?:s|ed|ing)? out (?:\w+[- ]){0,2}samples?\b|"
+    r"\btoken[- ](?:level )?weight\w*|\bweights? (?:each |every |the )?(?:tokens?|samples?|responses?)\b|"
     r"\bentropy (?:regulari[sz]\w+|bonus|coefficient|term|loss|penalty)\b|"
     r"\bKL (?:penalty|coefficient|term|regulari[sz]\w+)\b|"
     r"\badvantage (?:estimat\w+|normali[sz]\w+|shaping|function|weight\w*|calculation|computation|baseline)\b|"
