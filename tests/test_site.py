@@ -252,3 +252,16 @@ def test_file_links_name_a_commit_that_has_the_file(site, published):
         r'https://github.com/([^/"]+/[^/"]+)/blob/([0-9a-f]{40})/([^"]+)"', page.read_text(encoding="utf-8"))}
     assert len(links) > 10
     assert sorted(links - has) == []
+
+
+def test_method_page_shows_why_code_release_and_maintainers_were_read(site, published):
+    """The factors table carries the signal of every factor, front matter included (int_papers__features)."""
+    rows = published.execute(
+        "select f.arxiv_id, f.code_signal from intermediate.int_papers__features as f "
+        "join marts.fct_method_adoptions as a using (arxiv_id) where f.releases_code order by 1").fetchall()
+    assert rows
+    from html import escape
+
+    for arxiv_id, signal in rows:
+        page = (site / "methods" / f"{arxiv_id}.html").read_text(encoding="utf-8")
+        assert escape(signal) in page or signal in page, arxiv_id

@@ -185,8 +185,15 @@ def _signals(con: duckdb.DuckDBPyConnection) -> dict[str, dict]:
             if c in columns_of(con, "staging.stg_arxiv__paper_features")]
     if not cols:
         return {}
-    return {r["arxiv_id"]: r for r in _records(
+    out = {r["arxiv_id"]: r for r in _records(
         con, f"select arxiv_id, {', '.join(cols)} from staging.stg_arxiv__paper_features")}
+    # code release and maintainers read the abstract and the arXiv HTML front matter together
+    features = "intermediate.int_papers__features"
+    wanted = ("code_signal", "maintainer_signal")
+    if table_exists(con, features) and set(wanted) <= set(columns_of(con, features)):
+        for r in _records(con, f"select arxiv_id, {', '.join(wanted)} from {features}"):
+            out.get(r["arxiv_id"], {}).update({c: r[c] for c in wanted})
+    return out
 
 
 def failure_file_commits(con: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
