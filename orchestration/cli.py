@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     look.set_defaults(func=cmd_lookup)
 
     quarantine = sub.add_parser("quarantine", parents=[reader], help="list what every source set aside "
-                                "(arXiv entries, git files and commits, GitHub objects, tech reports) and why")
+                                "(arXiv entries, git files and commits, GitHub objects, tech reports, front-matter pages) and why")
     from orchestration.analyst.quarantine import QUARANTINE_TABLES
 
     quarantine.add_argument("--source", action="append", choices=list(QUARANTINE_TABLES),

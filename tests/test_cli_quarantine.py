@@ -25,7 +25,7 @@ def restore_environment():
 
 
 def _warehouse(path, with_tables: bool = True):
-    """The four quarantine tables in the columns the sources write (dlt's own columns included)."""
+    """The five quarantine tables in the columns the sources write (dlt's own columns included)."""
     con = duckdb.connect(str(path))
     for schema in ("raw_arxiv", "raw_git", "raw_github", "raw_reports", "marts"):
         con.execute(f"create schema {schema}")
@@ -48,6 +48,10 @@ def _warehouse(path, with_tables: bool = True):
             'i5' _dlt_id
             union all select '2505.09388', 'Qwen3', 'abstract_only', 'gone', timestamptz '2026-01-01 00:00:00+00',
             timestamptz '2026-01-02 00:00:00+00', 'l1', 'i6'""")
+        con.execute("""create table raw_arxiv.paper_front_matter as select '2504.10187' arxiv_id,
+            'fetch_failed' status, 'HTTP 503' problem, timestamptz '2026-01-02 03:04:05+00' fetched_at,
+            'l1' _dlt_load_id, 'i7' _dlt_id
+            union all select '2505.00001', 'no_html', 'HTTP 404', timestamptz '2026-01-02 03:04:05+00', 'l1', 'i8'""")
     con.close()
     warehouse.publish(path)
 
@@ -62,19 +66,20 @@ def test_every_source_is_listed_and_resolved_report_problems_are_not(tmp_path, c
         ("git_history", "0f7641b50636 (whole commit)", "skyrl"),
         ("github", "issues 3801", "huggingface/trl"),
         ("tech_reports", "2508.10925 no_text", "gpt-oss-120b"),
+        ("arxiv_front_matter", "2504.10187 fetch_failed", "arXiv HTML"),
     ]
     assert {r["source"] for r in rows} == set(QUARANTINE_TABLES)
 
     assert main(["quarantine", "--data-dir", str(tmp_path), "--source", "git_history"]) == 0
     out = capsys.readouterr().out
     assert "data/big.jsonl" in out and "arXiv" not in out
-    assert out.rstrip().endswith("2 quarantined item(s): arxiv 0, git_history 2, github 0, tech_reports 0")
+    assert out.rstrip().endswith("2 quarantined item(s): arxiv 0, git_history 2, github 0, tech_reports 0, arxiv_front_matter 0")
 
 
 def test_a_warehouse_without_quarantine_tables_lists_nothing(tmp_path, capsys):
     _warehouse(tmp_path / "warehouse.duckdb", with_tables=False)
     assert main(["quarantine", "--data-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.strip() == "0 quarantined item(s): arxiv 0, git_history 0, github 0, tech_reports 0"
+    assert capsys.readouterr().out.strip() == "0 quarantined item(s): arxiv 0, git_history 0, github 0, tech_reports 0, arxiv_front_matter 0"
 
 
 def test_run_history_under_dagster_home_is_written_without_fsync_and_other_sqlite_is_untouched(tmp_path):

@@ -28,6 +28,10 @@ QUARANTINE_TABLES = {
     "tech_reports": ("raw_reports.reports_quarantine",
                      "select arxiv_id || ' ' || problem, model, reason, noted_at from {t} "
                      "where resolved_at is null order by arxiv_id, problem"),
+    # a page arXiv would not serve, or one with no readable front matter (no HTML at all is no fault)
+    "arxiv_front_matter": ("raw_arxiv.paper_front_matter",
+                           "select arxiv_id || ' ' || status, 'arXiv HTML', problem, fetched_at from {t} "
+                           "where status in ('fetch_failed', 'no_front_matter') order by arxiv_id"),
 }
 
 
