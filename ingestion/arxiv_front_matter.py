@@ -44,7 +44,7 @@ import requests
 from ingestion.arxiv_parse import find_code_urls
 from ingestion.http import PoliteClient, SourceUnavailable
 from ingestion.screening import PaperText, code_release_in, maintainer_match
-from ingestion.tech_reports import MAX_FAILED_IN_A_ROW, _undecodable, page_text
+from ingestion.tech_reports import MAX_FAILED_IN_A_ROW, undecodable, page_text
 from ingestion.world import ARXIV_WEB, World
 
 log = logging.getLogger(__name__)
@@ -345,7 +345,7 @@ def read_front_matter(http: PoliteClient, base_url: str, arxiv_id: str) -> Fetch
     if resp.status_code != 200:
         return Fetched("fetch_failed", problem=f"HTTP {resp.status_code}")
     page = page_text(resp)
-    if _undecodable(page):
+    if undecodable(page):
         return Fetched("no_front_matter", problem="HTML page is mostly undecodable bytes")
     front = parse_front_matter(page)
     if not front.found:

@@ -258,7 +258,7 @@ def page_text(resp: requests.Response) -> str:
     return resp.text
 
 
-def _undecodable(page: str) -> bool:
+def undecodable(page: str) -> bool:
     """Mostly bytes that are not text (a binary or mis-encoded body), beyond a few stray ones."""
     return page.count("\ufffd") + page.count("\x00") > MAX_UNDECODABLE_SHARE * len(page)
 
@@ -268,7 +268,7 @@ def full_text(resp: requests.Response) -> tuple[str, str]:
     if resp.status_code != 200:
         return "", f"no HTML page (HTTP {resp.status_code})"
     page = page_text(resp)
-    if _undecodable(page):
+    if undecodable(page):
         return "", "HTML page is mostly undecodable bytes"
     try:
         text, body_chars = html_text_and_body(page)

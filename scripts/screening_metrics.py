@@ -134,17 +134,21 @@ def _version(page: dict) -> int:
     return int(digits) if digits else 0
 
 
-def arxiv_page_text(pages: Path, arxiv_id: str) -> dict | None:
-    """What arXiv's own abstract page shows for a paper (cached under data/real_world/arxiv_pages/<id>.json):
-    the abstract and comments of its newest version found, i.e. the metadata the API serves (an HTML
-    rendering's abstract is the LaTeX one, which often differs); None when no such page with the whole
-    abstract was found."""
+def _newest_page(pages: Path, arxiv_id: str, kind: str, usable) -> dict | None:
+    """The newest cached arXiv page of `kind` ("abs" | "html") for a paper that `usable(page)` accepts
+    (data/real_world/arxiv_pages/<id>.json), or None."""
     f = pages / f"{arxiv_id}.json"
     found = json.loads(f.read_text())["pages"] if f.exists() else []
-    whole = [p for p in found if p.get("page") == "abs" and p.get("abstract") and p.get("abstract_complete")]
-    if not whole:
+    return max((p for p in found if p.get("page") == kind and usable(p)), key=_version, default=None)
+
+
+def arxiv_page_text(pages: Path, arxiv_id: str) -> dict | None:
+    """What arXiv's own abstract page shows for a paper: the abstract and comments of its newest version
+    found, i.e. the metadata the API serves (an HTML rendering's abstract is the LaTeX one, which often
+    differs); None when no such page with the whole abstract was found."""
+    best = _newest_page(pages, arxiv_id, "abs", lambda p: p.get("abstract") and p.get("abstract_complete"))
+    if best is None:
         return None
-    best = max(whole, key=_version)
     return {"abstract": best["abstract"], "comment": best.get("comments"), "source_url": best.get("url")}
 
 
@@ -155,12 +159,9 @@ def arxiv_html_front_matter(pages: Path, arxiv_id: str):
     affiliations from the author block only."""
     from ingestion.arxiv_front_matter import FrontMatter
 
-    f = pages / f"{arxiv_id}.json"
-    found = json.loads(f.read_text())["pages"] if f.exists() else []
-    html = [p for p in found if p.get("page") == "html" and (p.get("front_matter") or p.get("abstract_complete"))]
-    if not html:
+    best = _newest_page(pages, arxiv_id, "html", lambda p: p.get("front_matter") or p.get("abstract_complete"))
+    if best is None:
         return None
-    best = max(html, key=_version)
     block = best.get("front_matter") or ""
     whole = FrontMatter.from_text("\n".join([block, best.get("abstract") or "", *(best.get("front_matter_urls") or [])]))
     return FrontMatter(authors=FrontMatter.from_text(block).authors, urls=whole.urls, text=whole.text,
