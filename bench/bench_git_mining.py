@@ -3,7 +3,7 @@
 Measures, in one run and over the same first-parent history of the default branch:
   ceiling   `git log --first-parent --diff-merges=first-parent --numstat -p` read to the end
             (also the plain `git log --numstat -p` over all reachable commits, for reference)
-  miner     ingestion.git_mining.mine_commits (metadata, files, mentions of added lines)
+  miner     ingestion.git.mining.mine_commits (metadata, files, mentions of added lines)
   naive     plain pydriller reading every modified file's diff (on the newest N commits, rate
             extrapolated), and our pydriller engine (same rows as the miner) on the same subset
   full load the dlt source into DuckDB (first run), then
@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingestion import config  # noqa: E402
-from ingestion.git_mining import MiningStats, count_commits, mine_commits  # noqa: E402
-from ingestion.mentions import _word_tokens  # noqa: E402
+from ingestion.git.mining import MiningStats, count_commits, mine_commits  # noqa: E402
+from ingestion.git.mentions import _word_tokens  # noqa: E402
 
 MIRROR = Path("/work/.mirror/huggingface+trl/repo")
 
@@ -109,7 +109,7 @@ def bench_naive_pydriller(repo: Path, branch: str, limit: int) -> tuple[Clock, i
 
 
 def bench_pydriller_engine(repo: Path, branch: str, limit: int) -> tuple[float, int]:
-    from ingestion.git_pydriller import pydriller_commits
+    from ingestion.git.pydriller_path import pydriller_commits
 
     start = time.perf_counter()
     n = sum(1 for _ in pydriller_commits(repo, branch, limit=limit))
@@ -119,7 +119,7 @@ def bench_pydriller_engine(repo: Path, branch: str, limit: int) -> tuple[float, 
 def bench_dlt(repo: Path, work: Path) -> tuple[float, float, int]:
     import dlt
 
-    from ingestion.git_history import git_history_source
+    from ingestion.git.source import git_history_source
     from ingestion.world import World
 
     fw = config.Framework("bench", "bench", "bench/repo", (), "main", (), (), ("docs/",), False)

@@ -167,7 +167,7 @@ def write_github(folder: Path, threads: dict[str, list]) -> int:
 def write_reports(folder: Path) -> int:
     """The product's report list, each report with the sample's LaTeXML-shaped page (a report the
     sample does not have names no method)."""
-    from ingestion.tech_reports import seed_reports
+    from ingestion.reports.source import seed_reports
     from worlds.sample.report_texts import ABS_ONLY, _abs_page, _html_page, report_text
     from worlds.sample.world import REPORTS, Report
 

@@ -81,7 +81,7 @@ def main() -> None:
 
     import duckdb
 
-    from ingestion.git_history import git_history_source
+    from ingestion.git.source import git_history_source
     from ingestion.pipelines import make_pipeline
 
     given = dict(item.split("=", 1) for item in args.repo)

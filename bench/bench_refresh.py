@@ -56,15 +56,15 @@ def run_stage(stage: str, urls: dict) -> None:
 
     world = World.loopback("large", **served(urls), repos=World.live().repos)  # repos: RLTRACK_GIT_REPO_*
     if stage == "arxiv":
-        from ingestion.arxiv import arxiv_source
+        from ingestion.arxiv.source import arxiv_source
 
         make_pipeline("arxiv").run(arxiv_source(world=world, now=BENCH_NOW))
     elif stage == "git_history":
-        from ingestion.git_history import git_history_source
+        from ingestion.git.source import git_history_source
 
         make_pipeline("git_history").run(git_history_source(world=world))
     elif stage == "github":
-        from ingestion.github import load_github
+        from ingestion.github.source import load_github
 
         load_github(make_pipeline("github"), world=world)
     else:

@@ -44,17 +44,17 @@ import duckdb  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ingestion import config  # noqa: E402
-from ingestion.arxiv_front_matter import COLUMNS as FRONT_MATTER_COLUMNS  # noqa: E402
-from ingestion.arxiv_front_matter import TABLE as FRONT_MATTER_TABLE  # noqa: E402
-from ingestion.git_history import commit_row, mention_rows  # noqa: E402
-from ingestion.git_mining import mine_commits, resolve_ref  # noqa: E402
+from ingestion.arxiv.front_matter import COLUMNS as FRONT_MATTER_COLUMNS  # noqa: E402
+from ingestion.arxiv.front_matter import TABLE as FRONT_MATTER_TABLE  # noqa: E402
+from ingestion.git.source import commit_row, mention_rows  # noqa: E402
+from ingestion.git.mining import mine_commits, resolve_ref  # noqa: E402
 from ingestion.pipelines import duckdb_columns  # noqa: E402
-from ingestion.screening import screen  # noqa: E402
+from ingestion.screening.rules import screen  # noqa: E402
 from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable  # noqa: E402
 
 WINDOW = ("2501", "2606")  # the study window of the truth: ids 2501.xxxxx-2606.xxxxx
 ON_TIME_DAYS = 7
-MINER_FILES = ("ingestion/mentions.py", "ingestion/git_mining.py", "ingestion/git_history.py")
+MINER_FILES = ("ingestion/git/mentions.py", "ingestion/git/mining.py", "ingestion/git/source.py")
 MODELS = "+fct_method_adoptions +fct_paper_citations"
 
 

@@ -12,6 +12,7 @@ import requests
 
 log = logging.getLogger(__name__)
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_FAILED_IN_A_ROW = 2  # pages in a row a site would not serve before a run stops asking it
 
 
 class SourceUnavailable(RuntimeError):

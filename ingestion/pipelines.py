@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import dlt
 import yaml
-from dlt.extract.resource import DltResource
 from dlt.extract.source import DltSource
 
 from ingestion import config
-from ingestion.world import World
 
 # source name -> dataset (DuckDB schema) it lands in
 DATASETS = {
@@ -65,11 +64,13 @@ def declared_tables(dataset: str) -> list[str]:
     return [t["name"] for s in sources if s.get("schema", s["name"]) == dataset for t in s.get("tables", [])]
 
 
-def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource) -> list[str]:
+def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource, siblings: Sequence[DltSource] = ()) -> list[str]:
     """Create, empty, every table dbt declares for the pipeline's dataset that no load has created
     yet (a source that yielded no rows: every report page a 404, a repository with no commits),
     with the columns its resource declares plus dlt's own. dlt only creates a table when rows
     arrive, and adds any column it lacks to an existing table, so later loads go on as usual.
+    siblings: the other sources that load into the same dataset (raw_arxiv has two: the arXiv API's
+    and the HTML front matter's), whose resources give the columns of their tables.
     Returns the tables created."""
     dataset = pipeline.dataset_name
     created = []
@@ -81,26 +82,10 @@ def create_declared_tables(pipeline: dlt.Pipeline, source: DltSource) -> list[st
         for table in declared_tables(dataset):
             if table in existing:
                 continue
-            resource = source.resources.get(table) or _sibling_resource(pipeline.pipeline_name, dataset, table)
+            resource = next((s.resources[table] for s in (source, *siblings) if table in s.resources), None)
             hints = resource.compute_table_schema().get("columns", {}) if resource is not None else {}
             columns = duckdb_columns(hints)
             columns += ['"_dlt_load_id" VARCHAR NOT NULL', '"_dlt_id" VARCHAR NOT NULL']
             client.execute_sql(f"create table {client.make_qualified_table_name(table)} ({', '.join(columns)})")
             created.append(table)
     return created
-
-
-def _sibling_resource(pipeline_name: str, dataset: str, table: str) -> DltResource | None:
-    """The resource another source of the same dataset loads `table` with (raw_arxiv has two: the
-    arXiv API's and the HTML front matter's), so a table declared for it gets its columns too."""
-    from ingestion.arxiv import arxiv_source
-    from ingestion.arxiv_front_matter import arxiv_front_matter_source
-
-    factories = {"arxiv": arxiv_source, "arxiv_front_matter": arxiv_front_matter_source}
-    for name, factory in factories.items():
-        if DATASETS[name] != dataset or pipeline_name.removeprefix("rltrack_") == name:
-            continue
-        resource = factory(world=World.loopback("declared")).resources.get(table)
-        if resource is not None:
-            return resource
-    return None

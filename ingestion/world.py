@@ -65,7 +65,7 @@ class World:
     arxiv_politeness: Politeness = ARXIV_POLITE
     github_politeness: Politeness = GITHUB_POLITE
     arxiv_web_politeness: Politeness = ARXIV_WEB_POLITE
-    arxiv_pool: bool = True  # harvest only the study's candidate pool (`ingestion.arxiv_pool`)
+    arxiv_pool: bool = True  # harvest only the study's candidate pool (`ingestion.arxiv.pool`)
     affiliations: bool = True  # look authors' institutions up (OpenAlex) before screening
     model_screener: bool = True  # a language model screens too, when the environment configures one
     report_recheck_s: float = 86400.0  # a tech report read from less than its full text is asked again after this

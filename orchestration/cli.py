@@ -226,7 +226,7 @@ def cmd_pool_size(args: argparse.Namespace) -> int:
     from datetime import date
 
     from ingestion import config
-    from ingestion.arxiv import ArxivClient, monthly_pool_sizes
+    from ingestion.arxiv.source import ArxivClient, monthly_pool_sizes
     from orchestration.analyst.sql import format_table
     from orchestration.world import using_world
 

@@ -1,4 +1,4 @@
-"""Precision and recall of every paper-screening classifier/extractor (ingestion/screening.py).
+"""Precision and recall of every paper-screening classifier/extractor (ingestion/screening/rules.py).
 
 Measured on the hand-labelled development set (worlds/sample/labelled_papers.py: LABELLED, the
 rules were tuned on it, so its numbers are optimistic), on a held-out set never used for tuning
@@ -49,8 +49,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingestion import config  # noqa: E402
-from ingestion.arxiv_pool import in_pool  # noqa: E402
-from ingestion.screening import KINDS, screen  # noqa: E402
+from ingestion.arxiv.pool import in_pool  # noqa: E402
+from ingestion.screening.rules import KINDS, screen  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,8 @@ def _bool(text: str) -> bool:
 def served_rows(cached: list[dict], pool: bool = False) -> dict[str, dict]:
     """The cached papers served as Atom by the fake arXiv server, read back by the harvest's client
     and parser: {arxiv_id: raw_arxiv.papers row}. pool: send the live harvest's candidate-pool query."""
-    from ingestion.arxiv import ArxivClient, Window
-    from ingestion.arxiv_parse import parse_entry
+    from ingestion.arxiv.source import ArxivClient, Window
+    from ingestion.arxiv.parse import parse_entry
     from ingestion.http import PoliteClient
     from worlds.sample.fake_arxiv import FakeArxiv
     from worlds.sample.world import Paper
@@ -157,7 +157,7 @@ def arxiv_html_front_matter(pages: Path, arxiv_id: str):
     block or a complete abstract), read by the source's own text reader; None when none was found.
     Links and code statements are read from the author block, footnotes and the (LaTeX) abstract;
     affiliations from the author block only."""
-    from ingestion.arxiv_front_matter import FrontMatter
+    from ingestion.arxiv.front_matter import FrontMatter
 
     best = _newest_page(pages, arxiv_id, "html", lambda p: p.get("front_matter") or p.get("abstract_complete"))
     if best is None:
@@ -171,7 +171,7 @@ def arxiv_html_front_matter(pages: Path, arxiv_id: str):
 def front_matter_report(golds: list[Gold], pages: Path, frameworks=None) -> list[str]:
     """releases_code when the HTML front matter may add code evidence (as int_papers__features ORs it),
     and how many papers' front matter gives affiliations (and which maintainers)."""
-    from ingestion.arxiv_front_matter import front_matter_features
+    from ingestion.arxiv.front_matter import front_matter_features
 
     frameworks = frameworks if frameworks is not None else config.frameworks()
     tp = fp = fn = 0

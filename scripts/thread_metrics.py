@@ -1,4 +1,4 @@
-"""Thread roles (ingestion/thread_roles.py) measured on real, hand-labelled threads.
+"""Thread roles (ingestion/github/thread_roles.py) measured on real, hand-labelled threads.
 
 Inputs (never committed): a truth CSV of threads with hand roles (proposal | failure | other) and
 the first maintainer reply, and a local cache of those threads' text in the GitHub REST issue shape
@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.thread_roles import ROLES, ThreadText, thread_role  # noqa: E402
+from ingestion.github.thread_roles import ROLES, ThreadText, thread_role  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")

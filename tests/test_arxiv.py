@@ -11,17 +11,17 @@ import duckdb
 import pytest
 
 from ingestion import config
-from ingestion.arxiv import ArxivClient, Window, arxiv_source, monthly_windows
-from ingestion.arxiv_parse import (
+from ingestion.arxiv.source import ArxivClient, Window, arxiv_source, monthly_windows
+from ingestion.arxiv.parse import (
     NS,
     ArxivFeedError,
     MalformedEntry,
-    find_code_urls,
     parse_entry,
     parse_feed,
     split_arxiv_id,
 )
 from ingestion.http import PoliteClient
+from ingestion.text import find_code_urls
 from ingestion.world import LOOPBACK, World
 from worlds.sample.fake_arxiv import FakeArxiv, Faults
 from worlds.sample.serve import arxiv_world, serving_sample_arxiv
@@ -354,8 +354,8 @@ def test_paper_features_are_loaded_for_every_paper(tmp_path):
 
 
 def test_new_screener_version_refetches_and_rescreens_everything(tmp_path, monkeypatch):
-    import ingestion.arxiv as arxiv_mod
-    import ingestion.screening as screening_mod
+    import ingestion.arxiv.source as arxiv_mod
+    import ingestion.screening.rules as screening_mod
 
     pipe = _pipeline(tmp_path)
     _run(pipe, window=SHORT, now=NOW)
@@ -446,7 +446,7 @@ def test_single_version_paper_is_updated_when_submitted():
     ],
 )
 def test_comment_and_summary_reach_the_screener(summary_end, comment, expected):
-    from ingestion.screening import screen
+    from ingestion.screening.rules import screen
 
     xml = ENTRY_XML.replace("Code at github.com/BytedTsinghua-SIA/DAPO.", "Experiments on AIME." + summary_end)
     xml = re.sub(r"<arxiv:comment>.*?</arxiv:comment>", comment, xml, flags=re.S)

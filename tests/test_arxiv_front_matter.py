@@ -1,4 +1,4 @@
-"""arXiv HTML front matter (ingestion/arxiv_front_matter.py): pages written here in the shape LaTeXML
+"""arXiv HTML front matter (ingestion/arxiv/front_matter.py): pages written here in the shape LaTeXML
 gives arxiv.org/html/<id> (made-up papers, not copies of real ones), the features judged from them,
 and the dlt source's fetching: 404, failures, retries, incremental runs and rechecks."""
 
@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from ingestion import config
-from ingestion.arxiv_front_matter import (READER_VERSION, FrontMatter, arxiv_front_matter_source, due,
+from ingestion.arxiv.front_matter import (READER_VERSION, FrontMatter, arxiv_front_matter_source, due,
                                           front_matter_features, parse_front_matter)
 from ingestion.world import World
 from worlds.loopback import serve_on_loopback
@@ -281,7 +281,7 @@ def test_source_statuses_retry_and_incremental_runs(tmp_path):
 
 
 def test_two_failures_in_a_row_stop_the_run_and_keep_earlier_readings(tmp_path, monkeypatch):
-    from ingestion import arxiv_front_matter
+    from ingestion.arxiv import front_matter as arxiv_front_matter
 
     fake = FakeArxivWeb({"2601.00001": TOYPO, "2601.00002": MARKED})
     with fake.serve() as url:

@@ -9,8 +9,8 @@ import dlt
 import duckdb
 import pytest
 
-from ingestion.arxiv import OaiClient, arxiv_source, oai_sets
-from ingestion.arxiv_parse import ArxivFeedError, MalformedEntry, parse_oai_page, parse_oai_record
+from ingestion.arxiv.source import OaiClient, arxiv_source, oai_sets
+from ingestion.arxiv.parse import ArxivFeedError, MalformedEntry, parse_oai_page, parse_oai_record
 from ingestion.http import PoliteClient
 from worlds.sample.fake_arxiv import FakeArxiv, Faults
 from worlds.sample.serve import arxiv_world, serving_sample_arxiv
@@ -123,7 +123,7 @@ def test_oai_runs_are_incremental_and_quarantine_bad_records(tmp_path):
 def test_both_paths_agree_on_updated_at_of_a_single_version_paper():
     """updated_at is the latest version's submission time: OAI's last version date, Atom's
     <published> for v1 (its <updated> may be a later metadata edit)."""
-    from ingestion.arxiv_parse import parse_entry, parse_feed
+    from ingestion.arxiv.parse import parse_entry, parse_feed
 
     single = RECORD.replace('<version version="v2"><date>Tue, 20 May 2025 09:31:02 GMT</date><size>1300kb</size>'
                             "</version>", "")

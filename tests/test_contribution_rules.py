@@ -1,4 +1,4 @@
-from ingestion.contribution_rules import codeowners_summary, extract_rules
+from ingestion.git.contribution_rules import codeowners_summary, extract_rules
 from worlds.sample.git_repos import CONTRIBUTING, ISSUE_TEMPLATE, PR_TEMPLATE
 
 RULES = ("issue_first", "tests_required", "paper_link_required", "cla_required", "pr_title_format")

@@ -18,9 +18,9 @@ import dlt
 import duckdb
 import pytest
 
-from ingestion.arxiv import arxiv_source
-from ingestion.git_history import git_history_source
-from ingestion.github import GitHubClient, load_github
+from ingestion.arxiv.source import arxiv_source
+from ingestion.git.source import git_history_source
+from ingestion.github.source import GitHubClient, load_github
 from worlds.sample.fake_arxiv import FakeArxiv
 from ingestion.world import World
 from worlds.large_world import LargeWorld
@@ -279,7 +279,7 @@ KILLER = r"""
 import os, signal, sys, threading, time
 from pathlib import Path
 import dlt
-from ingestion.git_history import git_history_source
+from ingestion.git.source import git_history_source
 from ingestion.world import World
 tmp, remotes, clones = map(Path, sys.argv[1:4])
 kill = sys.argv[4] == "kill"

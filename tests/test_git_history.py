@@ -11,8 +11,8 @@ import duckdb
 import pytest
 
 from ingestion import config
-from ingestion.git_history import classify_head_path, ensure_clone, git_history_source
-from ingestion.git_mining import MiningStats, mine_commits
+from ingestion.git.source import classify_head_path, ensure_clone, git_history_source
+from ingestion.git.mining import MiningStats, mine_commits
 from ingestion.world import World
 
 FW = config.Framework("toy", "Toy", "toy-org/toy", (), "main", ("Toy",), ("toy.dev",), ("docs/",), True)
@@ -198,7 +198,7 @@ def test_empty_repository_yields_nothing(tmp_path):
 
 
 def test_matches_pydriller(tmp_path):
-    from ingestion.git_pydriller import pydriller_commits
+    from ingestion.git.pydriller_path import pydriller_commits
 
     r = Repo(tmp_path / "r")
     r.commit("init", {"a.py": "def gspo_loss():\n    pass\n", "docs/x.md": "# x\n"})
@@ -495,8 +495,8 @@ def test_quarantined_files_are_mined_again_once_readable(tmp_path):
 
 
 def test_parallel_workers_load_the_same_rows(tmp_path, monkeypatch):
-    import ingestion.git_history as gh
-    from ingestion.git_jobs import run_in_workers
+    import ingestion.git.source as gh
+    from ingestion.git.jobs import run_in_workers
 
     repos = []
     for name in ("toy", "other"):

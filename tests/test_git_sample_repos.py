@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from ingestion.git_mining import mine_commits
+from ingestion.git.mining import mine_commits
 from worlds.sample.git_repos import build_sample_repos
 from worlds.sample.world import METHOD_TOKENS, build_world
 
@@ -62,7 +62,7 @@ def test_maintainer_domains_present(mined):
 
 
 def test_fast_miner_matches_pydriller_on_sample(repos, mined):
-    from ingestion.git_pydriller import pydriller_commits
+    from ingestion.git.pydriller_path import pydriller_commits
 
     fast = {c.sha: c for c in mined["openrlhf"]}  # has merges, a rename and a binary file
     slow = {c.sha: c for c in pydriller_commits(repos["openrlhf"], "main")}
@@ -79,7 +79,7 @@ def test_sample_source_loads_and_reruns_idempotently(repos, tmp_path):
     import dlt
     import duckdb
 
-    from ingestion.git_history import git_history_source
+    from ingestion.git.source import git_history_source
     from worlds.sample.serve import sample_world
 
     world = sample_world(repos=tuple((fw, str(path)) for fw, path in repos.items()))

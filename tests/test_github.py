@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from ingestion import config
-from ingestion.github import (
+from ingestion.github.source import (
     GitHubClient,
     GitHubError,
     GitHubRateLimited,

@@ -9,9 +9,9 @@ import dlt
 import duckdb
 
 from ingestion import config
-from ingestion.arxiv import arxiv_source
-from ingestion.git_history import git_history_source
-from ingestion.github import GitHubClient, github_source
+from ingestion.arxiv.source import arxiv_source
+from ingestion.git.source import git_history_source
+from ingestion.github.source import GitHubClient, github_source
 from ingestion.world import World
 from worlds.large_world import (
     BENCH_NOW,

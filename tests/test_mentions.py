@@ -1,8 +1,8 @@
 import pytest
 
-from ingestion.arxiv_parse import split_arxiv_id
-from ingestion.mentions import find_arxiv_ids, find_tokens
-from ingestion.tech_reports import canonical_arxiv_id
+from ingestion.arxiv.parse import split_arxiv_id
+from ingestion.git.mentions import find_arxiv_ids, find_tokens
+from ingestion.reports.source import canonical_arxiv_id
 
 
 def test_arxiv_ids_in_every_form_without_version():
@@ -50,7 +50,7 @@ def test_tokens_drop_keywords_and_short_words():
 
 
 def test_mention_contexts_by_kind_of_place():
-    from ingestion.mentions import contextual_mentions
+    from ingestion.git.mentions import contextual_mentions
 
     code = contextual_mentions(
         'class GSPOLoss:\n    pass\nmode = "dr_grpo"\nparser.add_argument("--use-kl-cov")\n# see arXiv:2507.18071\n',
@@ -73,7 +73,7 @@ def test_mention_contexts_by_kind_of_place():
 
 
 def test_names_in_prose_keep_their_camelcase_whole_and_rst_underlines_open_no_fence():
-    from ingestion.mentions import contextual_mentions
+    from ingestion.git.mentions import contextual_mentions
 
     subject = contextual_mentions("feat: add ReTool scheduler to GRPOTrainer\n\nbody", "", "message").items
     assert subject[("token", "retool")] == "message" and ("token", "re_tool") in subject  # name and parts
@@ -104,7 +104,7 @@ def test_contexts_match_the_staging_tests_and_words_are_graded():
 
     import yaml
 
-    from ingestion.mentions import CONTEXTS, word_zipf
+    from ingestion.git.mentions import CONTEXTS, word_zipf
 
     staging = yaml.safe_load(Path("dbt_project/models/staging/_staging.yml").read_text())
     model = next(m for m in staging["models"] if m["name"] == "stg_git__commit_mentions")
@@ -116,7 +116,7 @@ def test_contexts_match_the_staging_tests_and_words_are_graded():
 
 
 def test_token_rows_per_commit_are_bounded_strongest_first():
-    from ingestion.git_mining import MinedCommit, MiningStats, bound_mentions, mentions_in
+    from ingestion.git.mining import MinedCommit, MiningStats, bound_mentions, mentions_in
 
     c = MinedCommit("s", [], "a", "a@x", None, None, "feat: add")
     c.mention_groups = mentions_in("\n".join(f"name_{i} = {i}" for i in range(50)), "pkg/a.py", "added_line") \

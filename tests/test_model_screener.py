@@ -16,8 +16,8 @@ import duckdb
 import pytest
 
 from ingestion import config
-from ingestion.arxiv import arxiv_source
-from ingestion.model_screener import (
+from ingestion.arxiv.source import arxiv_source
+from ingestion.screening.language_model import (
     MODEL_SCREENER_VERSION,
     BadAnswer,
     ChatClient,
@@ -26,7 +26,7 @@ from ingestion.model_screener import (
     content_hash,
     validate,
 )
-from ingestion.screening import screen
+from ingestion.screening.rules import screen
 from worlds.sample.serve import serving_sample_arxiv
 
 KEY = "sk-test-0123456789abcdefSECRET"
@@ -317,7 +317,7 @@ def _load(pipe, fake: FakeChat | None, **run_kwargs):
 
 
 def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path, monkeypatch, caplog):
-    import ingestion.arxiv as arxiv_mod
+    import ingestion.arxiv.source as arxiv_mod
 
     caplog.set_level(logging.DEBUG)
 

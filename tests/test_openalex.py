@@ -13,8 +13,8 @@ import duckdb
 
 from ingestion import config
 from ingestion.http import PoliteClient
-from ingestion.openalex import AffiliationLookup, OpenAlexClient, arxiv_id_of, authors_of, paper_affiliations
-from ingestion.screening import screen
+from ingestion.arxiv.openalex import AffiliationLookup, OpenAlexClient, arxiv_id_of, authors_of, paper_affiliations
+from ingestion.screening.rules import screen
 
 REGISTRY = config.frameworks()
 
@@ -113,7 +113,7 @@ def test_lookup_feeds_maintainer_ids_with_signal_and_coverage_on_the_fixtures():
         fake.close()
     covered = [a for a, authors in found.items() if any(x["affiliation"] for x in authors)]
     assert sorted(covered) == ["2601.00001", "2601.00002"]  # coverage 2 of 4 requested, on fixtures only
-    from ingestion.openalex import with_affiliations
+    from ingestion.arxiv.openalex import with_affiliations
 
     row = {"arxiv_id": "2601.00001", "title": "XPO: Policy Optimization for LLMs",
            "abstract": "We propose XPO, a reinforcement learning algorithm for language models.",
@@ -148,7 +148,7 @@ def test_paper_affiliations_resource_loads_rows(tmp_path):
 def test_arxiv_source_screens_with_the_looked_up_affiliations(tmp_path):
     from datetime import date, datetime, timezone
 
-    from ingestion.arxiv import arxiv_source
+    from ingestion.arxiv.source import arxiv_source
     from worlds.sample.serve import serving_sample_arxiv
 
     asked: list[str] = []

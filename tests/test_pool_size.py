@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from ingestion.arxiv import ArxivClient, monthly_pool_sizes
+from ingestion.arxiv.source import ArxivClient, monthly_pool_sizes
 from ingestion.http import PoliteClient
 from orchestration import cli
 from worlds.sample.fake_arxiv import serve_sample_arxiv

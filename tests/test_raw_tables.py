@@ -13,12 +13,14 @@ import duckdb
 import jinja2
 import pytest
 
-from ingestion import config, tech_reports
-from ingestion.arxiv import arxiv_source
-from ingestion.git_history import git_history_source
-from ingestion.github import GitHubClient, github_source
+from ingestion import config
+from ingestion.reports import source as tech_reports
+from ingestion.arxiv.source import arxiv_source
+from ingestion.git.source import git_history_source
+from ingestion.github.source import GitHubClient, github_source
 from ingestion.pipelines import create_declared_tables, declared_tables
-from ingestion.tech_reports import tech_reports_source
+from orchestration.assets.raw import sibling_sources
+from ingestion.reports.source import tech_reports_source
 from ingestion.world import World
 from tests.test_git_history import Repo
 from tests.test_tech_reports_faults import FakeArxivWeb
@@ -48,8 +50,8 @@ def load_nothing_then_check(tmp_path: Path, name: str, dataset: str, source) -> 
                         destination=dlt.destinations.duckdb(str(tmp_path / "w.duckdb")),
                         pipelines_dir=str(tmp_path / "dlt"))
     pipe.run(source)
-    create_declared_tables(pipe, source)
-    assert create_declared_tables(pipe, source) == []  # idempotent
+    create_declared_tables(pipe, source, sibling_sources(name))
+    assert create_declared_tables(pipe, source, sibling_sources(name)) == []  # idempotent
     models = staging_sql(dataset)
     assert models and declared_tables(dataset)
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
@@ -69,7 +71,7 @@ def test_arxiv_window_without_papers(tmp_path: Path) -> None:
 
 def test_front_matter_without_papers(tmp_path: Path) -> None:
     """raw_arxiv has two sources: either one's load creates the other's declared tables with their columns."""
-    from ingestion.arxiv_front_matter import arxiv_front_matter_source
+    from ingestion.arxiv.front_matter import arxiv_front_matter_source
 
     source = arxiv_front_matter_source(world=World.loopback("empty", arxiv_web="http://127.0.0.1:9"), arxiv_ids=[])
     load_nothing_then_check(tmp_path, "arxiv_front_matter", "raw_arxiv", source)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ingestion import config
-from ingestion.screening import (
+from ingestion.screening.rules import (
     PaperText,
     changes_loss,
     defined_methods,
@@ -235,7 +235,7 @@ def test_model_report_flag_keeps_its_signal():
 
 
 def test_candidate_pool_query_and_its_local_evaluation_agree():
-    from ingestion.arxiv_pool import POOL_QUERY, in_pool, phrase_in
+    from ingestion.arxiv.pool import POOL_QUERY, in_pool, phrase_in
 
     assert POOL_QUERY.count(" AND ") == 1 and 'abs:"reinforcement learning"' in POOL_QUERY
     assert in_pool("XPO", "Reinforcement learning with verifiable rewards improves LLM reasoning.")
@@ -249,8 +249,8 @@ def test_candidate_pool_query_and_its_local_evaluation_agree():
 def test_fake_arxiv_applies_the_pool_query():
     from datetime import date
 
-    from ingestion.arxiv import ArxivClient, Window
-    from ingestion.arxiv_pool import in_pool
+    from ingestion.arxiv.source import ArxivClient, Window
+    from ingestion.arxiv.pool import in_pool
     from ingestion.http import PoliteClient
     from worlds.sample.fake_arxiv import FakeArxiv
     from worlds.sample.world import build_world

@@ -13,7 +13,7 @@ from ingestion.http import PoliteClient
 from worlds.sample.report_texts import ABS_ONLY, COLLISIONS, serve_sample_arxiv_web
 from worlds.sample.serve import sample_world, write_reports_csv
 from worlds.sample.world import METHOD_TOKENS, REAL_METHODS, REPORTS
-from ingestion.tech_reports import (
+from ingestion.reports.source import (
     abstract_from_abs_page,
     catalogue,
     extract_mentions,

@@ -20,10 +20,10 @@ import dlt
 import duckdb
 import pytest
 
-from ingestion import tech_reports
+from ingestion.reports import source as tech_reports
 from ingestion import world as world_module
 from ingestion.http import PoliteClient
-from ingestion.tech_reports import canonical_arxiv_id, seed_reports, tech_reports_source
+from ingestion.reports.source import canonical_arxiv_id, seed_reports, tech_reports_source
 from ingestion.world import World
 from worlds.loopback import serve_on_loopback
 

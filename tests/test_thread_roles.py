@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.thread_roles import ROLES, ThreadText, core_title, thread_role
+from ingestion.github.thread_roles import ROLES, ThreadText, core_title, thread_role
 
 FEATURE_TEMPLATE = ("### Feature request\n\nIt would help to offer the {m} objective as a loss_type.\n\n"
                     "### Motivation\n\nIt is more stable on long rollouts.\n\n### Your contribution\n\nI can open a PR.")

@@ -14,8 +14,8 @@ import duckdb
 import pytest
 import requests
 
-from ingestion.arxiv import arxiv_source
-from ingestion.git_history import git_history_source
+from ingestion.arxiv.source import arxiv_source
+from ingestion.git.source import git_history_source
 from ingestion.world import World
 from worlds.recorded import WorldFolderError, papers_from_atom, recorded_papers, serve_recorded_world
 

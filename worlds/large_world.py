@@ -38,7 +38,7 @@ from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 
-from ingestion.github import PER_PAGE as GITHUB_PER_PAGE
+from ingestion.github.source import PER_PAGE as GITHUB_PER_PAGE
 from worlds.loopback import serve_on_loopback
 from worlds.sample.world import Comment, Paper, Thread
 
@@ -346,7 +346,7 @@ def _query(**params: object) -> tuple:
     return tuple(sorted((k, str(v)) for k, v in params.items()))
 
 
-# the listings ingestion.github asks for (without `since` and `page`)
+# the listings ingestion.github.source asks for (without `since` and `page`)
 WARM_ISSUES_QUERY = _query(state="all", sort="updated", direction="asc", per_page=GITHUB_PER_PAGE)
 WARM_COMMENTS_QUERY = _query(sort="updated", direction="asc", per_page=GITHUB_PER_PAGE)
 

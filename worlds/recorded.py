@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ingestion import config
-from ingestion.git_history import ensure_clone
+from ingestion.git.source import ensure_clone
 from ingestion.world import World
 from worlds.loopback import serve_on_loopback
 from worlds.sample.fake_arxiv import serve_sample_arxiv

@@ -25,12 +25,13 @@ from dagster_dlt import DagsterDltResource, DagsterDltTranslator, dlt_assets
 from dagster_dlt.translator import DltResourceTranslatorData
 from dlt.extract.source import DltSource
 
-from ingestion.arxiv import arxiv_source
-from ingestion.arxiv_front_matter import TABLE, arxiv_front_matter_source, due
-from ingestion.git_history import git_history_source
-from ingestion.github import GitHubClient, client_for, github_source
+from ingestion.arxiv.source import arxiv_source
+from ingestion.arxiv.front_matter import TABLE, arxiv_front_matter_source, due
+from ingestion.git.source import git_history_source
+from ingestion.github.source import GitHubClient, client_for, github_source
 from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
-from ingestion.tech_reports import tech_reports_source
+from ingestion.reports.source import tech_reports_source
+from ingestion.world import World
 from orchestration.warehouse import write_lock
 from orchestration.world import run_world
 
@@ -45,6 +46,14 @@ SOURCE_DESCRIPTIONS = {
                           "papers' arXiv HTML renderings",
 }
 PER_FRAMEWORK_SOURCES = {"git_history", "github"}
+# sources that share a dataset: each declares the columns of the other's tables (raw_arxiv)
+SHARED_DATASET_SOURCES = {"arxiv": arxiv_source, "arxiv_front_matter": arxiv_front_matter_source}
+
+
+def sibling_sources(source_name: str) -> list[DltSource]:
+    """The other sources that land in `source_name`'s dataset, built offline for their declared columns."""
+    return [make(world=World.loopback("declared")) for name, make in SHARED_DATASET_SOURCES.items()
+            if name != source_name and DATASETS[name] == DATASETS.get(source_name)]
 
 
 class RawLoadConfig(dg.Config):
@@ -193,7 +202,7 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource], *, input
                 kwargs.update(inputs(context, pipeline, world, config))
             source = make_source(world=world, **kwargs)
             results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
-            create_declared_tables(pipeline, source)
+            create_declared_tables(pipeline, source, sibling_sources(source_name))
             yield from _with_counts(results, pipeline, context)
 
     _load.__doc__ = f"Load {SOURCE_DESCRIPTIONS[source_name]}."

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
-from ingestion.arxiv_pool import phrase_in
+from ingestion.arxiv.pool import phrase_in
 from worlds.sample.world import Paper, build_world
 
 _RANGE_RE = re.compile(r"^(submittedDate|lastUpdatedDate):\[(\d{12}) TO (\d{12})\]$")

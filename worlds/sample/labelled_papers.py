@@ -1,6 +1,6 @@
-"""A hand-labelled set of paper records for measuring `ingestion.screening` (written for this project).
+"""A hand-labelled set of paper records for measuring `ingestion.screening.rules` (written for this project).
 
-Labels follow the definitions in `ingestion/screening.py`'s docstring. Records are short, invented
+Labels follow the definitions in `ingestion/screening/rules.py`'s docstring. Records are short, invented
 abstracts in the style of cs.LG/cs.CL papers, chosen for hard cases: RL applications vs general
 methods, surveys and analyses that name PPO/GRPO, "7B" inside dataset names and token counts,
 MoE sizes (235B-A22B), reward-model/teacher/compared-against sizes, "clip" and "mask" outside a loss,

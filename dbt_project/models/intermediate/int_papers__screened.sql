@@ -1,5 +1,5 @@
 -- Screening of every landed paper: RL-related, and which kind of contribution it is, with the
--- signal that decided it (classifiers in ingestion/screening.py, measured by scripts/screening_metrics.py).
+-- signal that decided it (classifiers in ingestion/screening/rules.py, measured by scripts/screening_metrics.py).
 select
     p.arxiv_id,
     p.first_version_date,

@@ -1,4 +1,4 @@
--- Issues reporting a training failure (thread role failure_report, ingestion/thread_roles.py), with
+-- Issues reporting a training failure (thread role failure_report, ingestion/github/thread_roles.py), with
 -- the kind of failure, linked to the method they name and to the commits and files that implement
 -- that method in the same framework.
 with failures as (

@@ -1,5 +1,5 @@
--- Screening result and features computed while loading (ingestion/screening.py, or a language
--- model when one is configured: ingestion/model_screener.py), one row per paper. Rows screened
+-- Screening result and features computed while loading (ingestion/screening/rules.py, or a language
+-- model when one is configured: ingestion/screening/language_model.py), one row per paper. Rows screened
 -- before the model screener existed (or built by hand) have no screener columns: the rules decided.
 {%- set source_relation = source('raw_arxiv', 'paper_features') %}
 {%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list

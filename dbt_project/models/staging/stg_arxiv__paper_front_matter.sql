@@ -1,5 +1,5 @@
 -- What each paper's arXiv HTML front matter (title, author block, abstract and their footnotes)
--- says, read while loading by ingestion/arxiv_front_matter.py: one row per paper asked, with the
+-- says, read while loading by ingestion/arxiv/front_matter.py: one row per paper asked, with the
 -- status of that reading (read, no_html, no_front_matter, fetch_failed).
 select distinct on (arxiv_id)
     arxiv_id,

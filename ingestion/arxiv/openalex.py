@@ -10,7 +10,7 @@ and `authorships[].raw_affiliation_strings`.
 `paper_affiliations` is the dlt resource (`raw_arxiv.paper_affiliations`, merge on arxiv_id);
 `AffiliationLookup` is what the arXiv source uses while screening (live mode, when
 `RLTRACK_OPENALEX_MAILTO` or `RLTRACK_OPENALEX_API` is set), so an author's lab reaches
-`maintainer_framework_ids` (ingestion/screening.py). An unreachable OpenAlex never stops the arXiv
+`maintainer_framework_ids` (ingestion/screening/rules.py). An unreachable OpenAlex never stops the arXiv
 load: the lookup logs once, switches itself off for the run and papers keep arXiv's affiliations.
 """
 

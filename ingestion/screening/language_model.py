@@ -39,7 +39,7 @@ from dlt.common.pipeline import PipelineContext
 from dlt.destinations.exceptions import DatabaseUndefinedRelation
 
 from ingestion.http import PoliteClient, SourceUnavailable
-from ingestion.screening import KINDS, PaperText, defined_methods
+from ingestion.screening.rules import KINDS, PaperText, defined_methods
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ show *why* a paper was screened the way it was. Scope of each feature:
 - paper_kind: general_method | system | application | benchmark | dataset | survey | analysis | not_rl.
   `system` is training infrastructure (frameworks, rollout engines, asynchronous trainers).
 - model_report: the paper is a model's technical report (the study counts their methods apart).
-- in_pool: the study's candidate-pool query matches the paper (ingestion/arxiv_pool.py).
+- in_pool: the study's candidate-pool query matches the paper (ingestion/arxiv/pool.py).
 - policy_size_b: largest *trained policy* size in billions of parameters (RL papers only); sizes
   of reward models, judges, teachers, compared-against models and token counts are ignored.
 - changes_loss: the proposed method (general_method papers) changes a coefficient, clip, mask,
@@ -15,7 +15,7 @@ show *why* a paper was screened the way it was. Scope of each feature:
 - releases_code: the paper links its own code (not a framework it builds on) or states it is out.
 - defined_methods: names the paper defines (title acronym before a colon, "we propose X").
 - maintainer_framework_ids: frameworks whose maintainer orgs/domains appear in the affiliations
-  (arXiv's, or OpenAlex's added by ingestion/openalex.py while loading).
+  (arXiv's, or OpenAlex's added by ingestion/arxiv/openalex.py while loading).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ingestion.arxiv_parse import find_code_urls
-from ingestion.arxiv_pool import in_pool
+from ingestion.arxiv.pool import in_pool
 from ingestion.cues import Cue, first_cue
+from ingestion.text import find_code_urls
 
 SCREENER_VERSION = "2.2"
 

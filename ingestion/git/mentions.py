@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from wordfreq import zipf_frequency
 
-from ingestion.arxiv_parse import canonical_old_id
+from ingestion.text import canonical_old_id
 
 # --- arXiv ids -------------------------------------------------------------------------------
 _NEW_ID = r"(?P<new>(?:0[7-9]|[1-9]\d)(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?!\d)"

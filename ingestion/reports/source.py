@@ -51,8 +51,8 @@ import dlt
 import requests
 
 from ingestion import config
-from ingestion.arxiv_parse import canonical_old_id
-from ingestion.http import PoliteClient, SourceUnavailable
+from ingestion.http import MAX_FAILED_IN_A_ROW, PoliteClient, SourceUnavailable
+from ingestion.text import canonical_old_id, page_text, undecodable
 from ingestion.world import World
 
 log = logging.getLogger(__name__)
@@ -61,8 +61,6 @@ SEEDS = config.REPO_ROOT / "dbt_project" / "seeds"
 REPORTS_SEED = SEEDS / "tech_reports.csv"
 CATALOGUE_SEED = SEEDS / "method_catalogue.csv"
 MIN_FULL_TEXT_CHARS = 200  # an HTML page with less body (paragraph) text is a stub, not a report
-MAX_UNDECODABLE_SHARE = 0.1  # more U+FFFD / NUL characters: binary or UTF-16 (about half), not stray bytes
-MAX_FAILED_IN_A_ROW = 2  # reports in a row arXiv would not serve before the run stops asking
 QUARANTINE_TABLE = "reports_quarantine"
 READER_VERSION = 2  # bump when reading pages or matching mentions changes: every report is read again
 
@@ -248,19 +246,6 @@ def abstract_from_abs_page(page: str) -> str:
     match = _ABSTRACT.search(page)
     text = html_to_text(match.group(1)) if match else ""
     return re.sub(r"^Abstract:\s*", "", text)
-
-
-def page_text(resp: requests.Response) -> str:
-    """The body as text: UTF-8 (arXiv's, and HTML's default) unless the server names a charset;
-    requests would read an undeclared text/html body as Latin-1."""
-    if "charset=" not in resp.headers.get("Content-Type", "").lower():
-        resp.encoding = "utf-8"
-    return resp.text
-
-
-def undecodable(page: str) -> bool:
-    """Mostly bytes that are not text (a binary or mis-encoded body), beyond a few stray ones."""
-    return page.count("\ufffd") + page.count("\x00") > MAX_UNDECODABLE_SHARE * len(page)
 
 
 def full_text(resp: requests.Response) -> tuple[str, str]:

@@ -3,7 +3,7 @@ an RL term AND a language-model term.
 
 One boolean query, written once as data (`RL_TERMS`, `LM_TERMS`) and used two ways:
 - `POOL_QUERY` in arXiv's search syntax, AND-ed to the category and date-window terms of the live
-  harvest (`ingestion/arxiv.py`), so only the pool is fetched and screened;
+  harvest (`ingestion/arxiv/source.py`), so only the pool is fetched and screened;
 - `in_pool(title, abstract)`, the same query evaluated locally the way arXiv's index matches a
   phrase (case-insensitive word sequences; hyphens and punctuation split words), for OAI-PMH
   back-fills (which cannot filter by text), the fake arXiv server and the offline recall check

@@ -1,7 +1,7 @@
 """Rule-based role of an issue or pull-request thread, from its opening post (pure Python).
 
 A thread that names a method is not necessarily a proposal of it. Each thread gets one role,
-with the signal that decided it (like `ingestion.screening`), so the warehouse can show *why*:
+with the signal that decided it (like `ingestion.screening.rules`), so the warehouse can show *why*:
 - proposal: asks for, or brings, a method or feature the framework lacks ("Support for X",
   "[Feature] ...", "would it be possible to add", a pull request adding or implementing something);
 - failure_report: a training or run that fails (NaN/inf loss, OOM, crash, hang, reward or entropy

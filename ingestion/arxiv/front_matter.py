@@ -10,7 +10,7 @@ text in `ltx_note_content`: "Code: https://github.com/...", "Work done at ...").
 
 - `parse_front_matter(html)` reads it with html.parser into a `FrontMatter` (authors with their
   affiliations, links, text); `FrontMatter.from_text` builds the same from front-matter text alone.
-- `front_matter_features` judges it with the screening rules (ingestion/screening.py): a link is the
+- `front_matter_features` judges it with the screening rules (ingestion/screening/rules.py): a link is the
   paper's code only as `releases_code` would judge it (`code_release_in`), affiliations go through
   `maintainer_match` with source "arXiv HTML".
 - `arxiv_front_matter_source` is the dlt source: resource `paper_front_matter` (raw_arxiv, merge on
@@ -41,10 +41,9 @@ from typing import Any
 import dlt
 import requests
 
-from ingestion.arxiv_parse import find_code_urls
-from ingestion.http import PoliteClient, SourceUnavailable
-from ingestion.screening import PaperText, code_release_in, maintainer_match
-from ingestion.tech_reports import MAX_FAILED_IN_A_ROW, undecodable, page_text
+from ingestion.http import MAX_FAILED_IN_A_ROW, PoliteClient, SourceUnavailable
+from ingestion.screening.rules import PaperText, code_release_in, maintainer_match
+from ingestion.text import find_code_urls, page_text, undecodable
 from ingestion.world import ARXIV_WEB, World
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO
 
-from ingestion.mentions import CONTEXT_RANK, contextual_mentions
+from ingestion.git.mentions import CONTEXT_RANK, contextual_mentions
 
 log = logging.getLogger(__name__)
 

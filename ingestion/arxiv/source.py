@@ -1,10 +1,10 @@
 """arXiv source: the arXiv query API (Atom) -> `raw_arxiv.papers` / `papers_quarantine`, plus
-`paper_features` (screening of each parsed paper by `ingestion.screening`, or by a language model
-when one is configured: `ingestion.model_screener`, whose answers are cached in `model_screenings`).
+`paper_features` (screening of each parsed paper by `ingestion.screening.rules`, or by a language model
+when one is configured: `ingestion.screening.language_model`, whose answers are cached in `model_screenings`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
 is queried as `(cat:A OR cat:B ...) AND <pool> AND submittedDate:[YYYYMMDDHHMM TO YYYYMMDDHHMM]`
-(<pool>: the study's candidate-pool query of `ingestion/arxiv_pool.py`, live mode by default), paged
+(<pool>: the study's candidate-pool query of `ingestion/arxiv/pool.py`, live mode by default), paged
 `page_size` at a time, and split in halves while it matches more than `window_cap` papers (the API
 does not page past 30,000). dlt source state records the windows that were loaded completely; a
 re-run only fetches the others plus a "recent updates" window (papers updated in the last
@@ -30,7 +30,7 @@ from datetime import date, datetime, time, timedelta, timezone
 import dlt
 
 from ingestion import config
-from ingestion.arxiv_parse import (
+from ingestion.arxiv.parse import (
     ArxivFeedError,
     FeedPage,
     MalformedEntry,
@@ -44,13 +44,13 @@ from ingestion.arxiv_parse import (
     parse_oai_record,
     quarantine_row,
 )
-from ingestion.arxiv_pool import POOL_QUERY, in_pool
+from ingestion.arxiv.pool import POOL_QUERY, in_pool
 from ingestion.http import PoliteClient
-from ingestion.model_screener import (CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener,
+from ingestion.screening.language_model import (CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener,
                                       read_cached_answers)
-from ingestion.model_screener import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
-from ingestion.openalex import default_lookup, with_affiliations
-from ingestion.screening import SCREENER_VERSION, screen
+from ingestion.screening.language_model import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
+from ingestion.arxiv.openalex import default_lookup, with_affiliations
+from ingestion.screening.rules import SCREENER_VERSION, screen
 from ingestion.world import ARXIV_API as API_URL
 from ingestion.world import ARXIV_OAI as OAI_URL
 from ingestion.world import ARXIV_POLITE, World
@@ -185,7 +185,7 @@ class ArxivClient:
         self.empty_retries = empty_retries
         self.empty_retry_wait_s = empty_retry_wait_s
         self.unreadable_retries = unreadable_retries
-        self.pool = pool  # AND the candidate-pool query (ingestion/arxiv_pool.py) to every query
+        self.pool = pool  # AND the candidate-pool query (ingestion/arxiv/pool.py) to every query
 
     def fetch_page(self, search_query: str, start: int, sort_by: str = "submittedDate") -> FeedPage:
         params = {
@@ -343,12 +343,12 @@ def arxiv_source(
     `now` fixes the clock (tests).
     harvest: 'query' (the search API by submission-date windows, default) or 'oai' (OAI-PMH
     ListRecords by datestamp for back-fills; incremental through state["oai_harvested_until"]).
-    pool: harvest only the study's candidate pool (`ingestion.arxiv_pool`; default: the world's
+    pool: harvest only the study's candidate pool (`ingestion.arxiv.pool`; default: the world's
     `arxiv_pool`, true for the live world). Every screened row also says whether the paper is in
     the pool (`in_pool`).
     affiliations: arxiv ids -> authors with affiliations, added before screening (default when the
-    world's `affiliations` is on, as in the live world: OpenAlex, `ingestion.openalex.default_lookup`).
-    model_screener: asks a language model to screen the pool's papers (`ingestion.model_screener`;
+    world's `affiliations` is on, as in the live world: OpenAlex, `ingestion.arxiv.openalex.default_lookup`).
+    model_screener: asks a language model to screen the pool's papers (`ingestion.screening.language_model`;
     default when the world's `model_screener` is on, as in the live world, and the environment
     configures an endpoint); the rules decide whenever it is off or cannot answer.
     """

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 import pyarrow as pa
 
 from ingestion import config
-from ingestion.git_mining import MinedCommit
-from ingestion.mentions import CONTEXT_RANK, word_zipf
+from ingestion.git.mining import MinedCommit
+from ingestion.git.mentions import CONTEXT_RANK, word_zipf
 
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
 _ARROW_TYPES = {"text": pa.string(), "bigint": pa.int64(), "double": pa.float64(), "bool": pa.bool_(),

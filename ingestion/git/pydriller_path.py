@@ -15,7 +15,7 @@ from pathlib import Path
 from pydriller import ModificationType, Repository
 from pydriller.domain.commit import ModifiedFile
 
-from ingestion.git_mining import (
+from ingestion.git.mining import (
     MAX_SCAN_BYTES_PER_FILE,
     FileChange,
     MinedCommit,

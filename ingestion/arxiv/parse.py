@@ -20,6 +20,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ingestion.text import canonical_old_id, find_code_urls
+
 NS = {
     "atom": "http://www.w3.org/2005/Atom",
     "arxiv": "http://arxiv.org/schemas/atom",
@@ -36,16 +38,6 @@ _ID_RE = re.compile(
     r"(?:v(?P<version>\d+))?$"
 )
 _WS_RE = re.compile(r"\s+")
-# Code links: GitHub, Hugging Face, GitLab (incl. self-hosted gitlab.* hosts), Gitee, Bitbucket, Codeberg and
-# anonymised review repositories (anonymous.4open.science), scheme optional.
-_CODE_URL_RE = re.compile(
-    r"(?:https?://)?(?:www\.)?(?:github\.com|huggingface\.co|gitlab\.com|gitlab\.[a-z0-9\-]+(?:\.[a-z]{2,})+|"
-    r"gitee\.com|bitbucket\.org|codeberg\.org|anonymous\.4open\.science)"
-    r"/[^\s,;()\[\]{}<>\"'`]+",
-    re.IGNORECASE,
-)
-
-
 class ArxivFeedError(RuntimeError):
     """A whole page could not be read (bad encoding, bad XML, or an API error feed)."""
 
@@ -84,30 +76,11 @@ def split_arxiv_id(raw: str) -> tuple[str, int]:
     return arxiv_id, int(m.group("version"))
 
 
-def canonical_old_id(archive: str, number: str) -> str:
-    """An old-style id as arXiv keys it: archive in lower case, no subject class
-    ('math.GT', '0309136' -> 'math/0309136'). The one rule for papers, mentions and report seeds."""
-    return f"{archive.split('.')[0].lower()}/{number}"
-
-
 def normalise_ws(text: str | None) -> str | None:
     if text is None:
         return None
     text = _WS_RE.sub(" ", text).strip()
     return text or None
-
-
-def find_code_urls(*texts: str | None) -> list[str]:
-    """Repository/model links in the given texts, in order, de-duplicated, with a https:// scheme."""
-    urls: list[str] = []
-    for text in texts:
-        for m in _CODE_URL_RE.finditer(text or ""):
-            url = m.group(0).rstrip(".:!?")
-            if not url.lower().startswith("http"):
-                url = "https://" + url
-            if url not in urls:
-                urls.append(url)
-    return urls
 
 
 PLAUSIBLE_YEARS = (1991, 2100)  # arXiv opened in 1991

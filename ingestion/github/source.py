@@ -12,7 +12,7 @@ a loopback server answering in GitHub's JSON shapes for the sample and recorded 
   comments), and `/repos/{o}/{r}/pulls/{n}/reviews` the reviews (state, body, submitted_at) of each
   pull request this run loaded (GitHub has no repo-wide reviews listing; a review moves its pull
   request's updated_at, so incremental runs ask only for pull requests that changed).
-- Each thread row carries its role (`ingestion.thread_roles`: proposal, bug_report,
+- Each thread row carries its role (`ingestion.github.thread_roles`: proposal, bug_report,
   failure_report, question, other) and the signal that decided it; a new classifier version
   resets the thread cursors so every thread is classified again.
 - Paging follows `Link: <...>; rel="next"`. Each resource keeps one `updated_at` cursor per repo in
@@ -48,7 +48,7 @@ import requests
 from ingestion import config
 from ingestion.http import PoliteClient, SourceUnavailable
 from ingestion.world import GITHUB_API, World
-from ingestion.thread_roles import CLASSIFIER_VERSION, ThreadText, thread_role
+from ingestion.github.thread_roles import CLASSIFIER_VERSION, ThreadText, thread_role
 
 log = logging.getLogger(__name__)
 

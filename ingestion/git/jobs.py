@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from ingestion import config
-from ingestion.git_mining import (
+from ingestion.git.mining import (
     MinedCommit,
     MiningStats,
     Quarantined,
@@ -40,7 +40,7 @@ from ingestion.git_mining import (
     mine_commits,
     resolve_ref,
 )
-from ingestion.git_rows import (
+from ingestion.git.rows import (
     COMMIT_COLUMNS,
     COMMIT_KEY,
     FILE_COLUMNS,
@@ -188,7 +188,7 @@ def _progress(total: int, label: str):
 def _mine_range(job: MiningJob, rev_range: str, stats: MiningStats,
                 quarantine: list[Quarantined] | None = None) -> list[MinedCommit]:
     if job.engine == "pydriller":
-        from ingestion.git_pydriller import pydriller_commits
+        from ingestion.git.pydriller_path import pydriller_commits
 
         return list(pydriller_commits(job.repo, rev_range, stats, max_scan_bytes=job.max_scan_bytes))
     bar = _progress(count_commits(job.repo, rev_range), job.framework.framework_id)
@@ -286,7 +286,7 @@ def _retry(job: MiningJob, result: RepoResult) -> None:
 
 
 # --- worker processes ------------------------------------------------------------------------
-# A worker is `python -m ingestion.git_jobs`: it reads length-prefixed pickled jobs on stdin and
+# A worker is `python -m ingestion.git.jobs`: it reads length-prefixed pickled jobs on stdin and
 # writes each result the same way on stdout. A plain interpreter (not multiprocessing's spawn, which
 # would import the parent's main module: Dagster, dbt) starts in well under a second.
 def _send(stream, obj) -> None:
@@ -313,7 +313,7 @@ def run_in_workers(jobs: list[MiningJob], workers: int) -> dict[str, RepoResult]
         p for p in (str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")) if p)}
 
     def drive() -> None:
-        with subprocess.Popen([sys.executable, "-m", "ingestion.git_jobs"], stdin=subprocess.PIPE,
+        with subprocess.Popen([sys.executable, "-m", "ingestion.git.jobs"], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, env=env) as proc:
             try:
                 while True:
@@ -350,6 +350,6 @@ def _serve() -> None:
 
 
 if __name__ == "__main__":
-    from ingestion.git_jobs import _serve as serve  # this module by its name: results unpickle as ingestion.git_jobs.*
+    from ingestion.git.jobs import _serve as serve  # this module by its name: results unpickle as ingestion.git.jobs.*
 
     serve()

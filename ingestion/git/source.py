@@ -42,9 +42,9 @@ import dlt
 import pyarrow as pa
 
 from ingestion import config
-from ingestion.contribution_rules import codeowners_summary, extract_rules
-from ingestion.git_jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
-from ingestion.git_rows import (  # noqa: F401 - the row builders are part of this source's interface
+from ingestion.git.contribution_rules import codeowners_summary, extract_rules
+from ingestion.git.jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
+from ingestion.git.rows import (  # noqa: F401 - the row builders are part of this source's interface
     COMMIT_COLUMNS,
     COMMIT_KEY,
     FILE_COLUMNS,
@@ -57,7 +57,7 @@ from ingestion.git_rows import (  # noqa: F401 - the row builders are part of th
     file_rows,
     mention_rows,
 )
-from ingestion.git_mining import MAX_SCAN_BYTES_PER_FILE, MiningStats, count_commits, git, resolve_ref
+from ingestion.git.mining import MAX_SCAN_BYTES_PER_FILE, MiningStats, count_commits, git, resolve_ref
 from ingestion.world import World
 
 log = logging.getLogger(__name__)
