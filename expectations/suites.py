@@ -10,9 +10,10 @@ GX's SQL datasources do not support DuckDB, hence the DataFrame route.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from ingestion.config import freshness_hours
 
 
 
@@ -58,10 +59,6 @@ def _not_flagged_early():
     from great_expectations.expectations.row_conditions import Column
 
     return Column("is_before_first_version") == False  # noqa: E712 (builds a GX condition)
-
-
-def freshness_hours() -> float:
-    return float(os.environ.get("RLTRACK_FRESHNESS_HOURS", "48"))
 
 
 def no_duplicates(key: str) -> Batch:

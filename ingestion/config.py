@@ -33,6 +33,11 @@ def now() -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
+def freshness_hours() -> float:
+    """How old a source's last complete load may be before it counts as stale (RLTRACK_FRESHNESS_HOURS)."""
+    return float(os.environ.get("RLTRACK_FRESHNESS_HOURS", "48"))
+
+
 def dbt_project_dir() -> Path:
     """The dbt project a refresh builds: `RLTRACK_DBT_PROJECT_DIR` (a copy with other seeds) or ours."""
     return Path(os.environ.get("RLTRACK_DBT_PROJECT_DIR") or REPO_ROOT / "dbt_project").resolve()

@@ -23,6 +23,7 @@ import duckdb
 
 from ingestion.pipelines import DATASETS
 from orchestration.dbt_project import project_files
+from orchestration.source_health import duckdb_runner, status_fingerprint
 
 BUILD_TABLE = "rltrack_meta.dbt_build_inputs"
 DLT_COLUMNS = ("_dlt_load_id", "_dlt_id")
@@ -58,7 +59,10 @@ def raw_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def inputs_digest(con: duckdb.DuckDBPyConnection, project_dir: Path) -> str:
-    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)}".encode()).hexdigest()
+    """The project, the raw tables, and the sources' open failures: a snapshot must say which
+    sources it lacks, so a failure that opens or closes publishes again."""
+    status = status_fingerprint(duckdb_runner(con))
+    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)} {status}".encode()).hexdigest()
 
 
 def built_digest(path: Path) -> str | None:

@@ -37,8 +37,14 @@ def print_headline(path: Path | None = None) -> None:
     from orchestration.assets.publish import headline_rows
     from orchestration.warehouse import connect_read_only
 
+    from orchestration.analyst.snapshot import describe
+
     con = connect_read_only(path)
     try:
+        snapshot = describe(con)
+        for line in snapshot.warnings:  # a stale or incomplete source, said before the figures
+            print(f"WARNING {line}")
+        print(f"{snapshot.name[0].upper()}{snapshot.name[1:]}:")
         print(format_table(["metric", "ours", "study"], headline_rows(con)))
         cohorts = con.execute(
             "select cohort_label, papers, included_within_horizon, ever_included, horizon_fully_observed "
@@ -75,19 +81,64 @@ def cmd_refresh(args: argparse.Namespace) -> int:
 
     try:
         with using_world():  # servers up and repositories ready before the sources run
+            # every step runs whatever another did (a failed load costs its own source only)
             result = defs.resolve_job_def("refresh").execute_in_process(
-                instance=DagsterInstance.get(),
+                instance=DagsterInstance.get(), raise_on_error=False,
                 run_config={"loggers": {"console": {"config": {"log_level": log_level}}}},
             )
     except WorldFolderError as exc:
         print(f"rltrack: {exc}", file=sys.stderr)
         return 2
+    failed = sorted({e.step_key for e in result.all_events if e.is_step_failure})
+    print(f"refresh {'finished' if result.success else 'ended with failed steps: ' + ', '.join(failed)} "
+          f"in {time.monotonic() - started:.1f}s\n")
+    print_status()
+    if (published := _published_now()) is not None:
+        print()
+        print_headline(published)
     if not result.success:
-        print("refresh failed; see the log above", file=sys.stderr)
+        print("refresh incomplete: what loaded is published (see above); the rest is asked again next run",
+              file=sys.stderr)
         return 1
-    print(f"refresh finished in {time.monotonic() - started:.1f}s\n")
-    print_headline()
     return 0
+
+
+def _published_now() -> Path | None:
+    from orchestration.warehouse import published_path
+
+    return published_path() if published_path().exists() else None
+
+
+def print_status() -> int:
+    """Per source: last load, last complete load, rows, open failures, freshness. Returns the exit
+    code `rltrack status` gives: 0 all complete and fresh, 1 open failures, 2 a stale source or none."""
+    from orchestration.analyst.sql import format_table
+    from orchestration.source_health import STATUS_FILE, read_status_file
+    from orchestration.warehouse import published_path
+
+    path = published_path().parent / STATUS_FILE
+    status = read_status_file(path)
+    if status is None:
+        print(f"no source status at {path}; run `rltrack refresh` first", file=sys.stderr)
+        return 2
+    sources = status["sources"]
+    print(f"last run {status['run_id']} at {status['written_at']} (fresh: a complete load within "
+          f"{status['freshness_hours']:g} h)")
+    print(format_table(["source", "last load", "last complete load", "rows", "open failures", "fresh"],
+                       [(s["source"], s["last_load_at"] or "never", s["last_complete_at"] or "never", s["rows"],
+                         len(s["open_failures"]), "no" if s["stale"] else "yes") for s in sources]))
+    for s in sources:
+        for f in s["open_failures"]:
+            print(f"  {s['source']}: {f['item']}: {f['reason'][:200]} (failing since {f['first_failed_at']}, "
+                  f"last {f['last_failed_at']}, {f['failures']}x)")
+    if any(s["stale"] for s in sources):
+        return 2
+    return 1 if any(s["open_failures"] or not s["last_load_complete"] for s in sources) else 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    _configure(args)
+    return print_status()
 
 
 def cmd_headline(args: argparse.Namespace) -> int:
@@ -184,11 +235,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ingestion import config
 
     out = Path(args.out).resolve() if args.out else config.data_dir() / "report" / "report.html"
-    from orchestration.warehouse import published_path
-
-    source = str(Path(args.db).resolve() if args.db else published_path())
     try:
-        write_report(con, out, source)
+        write_report(con, out)
     finally:
         con.close()
     print(f"report written to {out}  (open file://{out})")
@@ -202,14 +250,12 @@ def cmd_site(args: argparse.Namespace) -> int:
     if con is None:
         return 2
     from ingestion import config
-    from orchestration.warehouse import published_path
     from orchestration.world import world_spec
 
     out = Path(args.out).resolve() if args.out else config.data_dir() / "site"
-    source = str(Path(args.db).resolve() if args.db else published_path())
     sample = args.world == "sample" if args.world else world_spec() == "sample"
     try:
-        index = render_site(con, out, sample=sample, source=source)
+        index = render_site(con, out, sample=sample)
     except FileExistsError as exc:
         print(f"rltrack: {exc}", file=sys.stderr)
         return 2
@@ -285,6 +331,10 @@ def build_parser() -> argparse.ArgumentParser:
     world.add_argument("--world", dest="world", type=lambda p: str(Path(p).resolve()), metavar="DIR",
                        help="replay a recorded world folder (see worlds/README.md)")
     refresh.set_defaults(func=cmd_refresh)
+
+    status = sub.add_parser("status", parents=[common], help="per source: last load, last complete load, rows, "
+                            "open failures, freshness (exit 0 all well, 1 open failures, 2 a stale source)")
+    status.set_defaults(func=cmd_status)
 
     headline = sub.add_parser("headline", parents=[common], help="print the headline table of the published warehouse")
     headline.set_defaults(func=cmd_headline)

@@ -13,6 +13,7 @@ quick_run_history()  # runs of these definitions store their events without an f
 parse_manifest()  # dagster-dbt builds its assets from target/manifest.json
 
 from orchestration.assets.factor_model import factor_model  # noqa: E402
+from orchestration.assets.health import source_status_check  # noqa: E402
 from orchestration.assets.publish import warehouse_snapshot  # noqa: E402
 from orchestration.assets.raw import RAW_ASSETS  # noqa: E402
 from orchestration.assets.site import tracker_site  # noqa: E402
@@ -24,6 +25,7 @@ from orchestration.sensors import EAGER, SENSORS  # noqa: E402
 defs = dg.Definitions(
     assets=[
         *RAW_ASSETS,
+        source_status_check,
         dbt_warehouse,
         factor_model.with_attributes(automation_condition=EAGER),
         warehouse_snapshot.with_attributes(automation_condition=EAGER),

@@ -13,12 +13,14 @@ import sys
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import unquote_plus
 
 import dlt
 import duckdb
 import pytest
 
 from ingestion.arxiv.source import arxiv_source
+from ingestion.gaps import LoadGaps
 from ingestion.git.source import git_history_source
 from ingestion.github.source import GitHubClient, load_github
 from worlds.sample.fake_arxiv import FakeArxiv
@@ -53,10 +55,10 @@ class HookedArxiv(FakeArxiv):
     """The fake arXiv with test hooks: an outage from the k-th request on, and entry rewriting."""
 
     def __init__(self, *, storm_after: int | None = None, storm_len: int = 1000,
-                 entry_hook=None, body_hook=None) -> None:
+                 entry_hook=None, body_hook=None, page_hook=None) -> None:
         super().__init__()
         self.storm_after, self.storm_len = storm_after, storm_len
-        self.entry_hook, self.body_hook = entry_hook, body_hook
+        self.entry_hook, self.body_hook, self.page_hook = entry_hook, body_hook, page_hook
 
     def _handle(self, h) -> None:
         with self._lock:
@@ -71,13 +73,22 @@ class HookedArxiv(FakeArxiv):
     def _send(self, h, status, body, ctype) -> None:
         if self.body_hook and status == 200:
             body = self.body_hook(len(self.requests), body)
+        if self.page_hook and status == 200:
+            body = self.page_hook(unquote_plus(h.path), body)
         FakeArxiv._send(h, status, body, ctype)
 
 
-def load_arxiv(tmp: Path, fake: FakeArxiv, page_size: int = 100) -> None:
+def load_arxiv(tmp: Path, fake: FakeArxiv, page_size: int = 100) -> dict[str, str]:
+    """Load into `tmp`; returns what the load could not read (item -> reason)."""
+    gaps = LoadGaps()
     with fake:
         pipeline(tmp, "arxiv", "raw_arxiv").run(
-            arxiv_source(world=arxiv_world(fake.base_url), now=NOW, page_size=page_size))
+            arxiv_source(world=arxiv_world(fake.base_url), now=NOW, page_size=page_size, gaps=gaps))
+    return gaps.items
+
+
+def done_windows(tmp: Path) -> list[str]:
+    return pipeline(tmp, "arxiv", "raw_arxiv").state["sources"]["arxiv"]["done_windows"]
 
 
 @pytest.fixture(scope="module")
@@ -90,24 +101,47 @@ def arxiv_clean(tmp_path_factory) -> Path:
 PAPER_KEYS = ("raw_arxiv.papers", "arxiv_id, latest_version, title, published_at")
 
 
-def test_arxiv_503_storm_mid_run_then_resume_matches_uninterrupted(tmp_path, arxiv_clean):
-    with pytest.raises(Exception, match="503"):  # retries exhausted: the run stops with the status
-        load_arxiv(tmp_path, HookedArxiv(storm_after=4))
-    load_arxiv(tmp_path, HookedArxiv())
+def test_arxiv_503_storm_mid_run_costs_the_windows_not_the_harvest_then_resume_matches(tmp_path, arxiv_clean):
+    gaps = load_arxiv(tmp_path, HookedArxiv(storm_after=4))  # retries exhausted: windows noted, not raised
+    assert gaps and all("503" in reason or "not asked" in reason for reason in gaps.values()), gaps
+    read_before = keys(tmp_path, *PAPER_KEYS)
+    assert read_before and len(read_before) < len(keys(arxiv_clean, *PAPER_KEYS))  # what was read is kept
+    assert not any(item.removeprefix("window ") in done_windows(tmp_path) for item in gaps)  # still due
+    assert load_arxiv(tmp_path, HookedArxiv()) == {}
     assert keys(tmp_path, *PAPER_KEYS) == keys(arxiv_clean, *PAPER_KEYS)
     assert keys(tmp_path, "raw_arxiv.paper_features", "arxiv_id") == keys(arxiv_clean, "raw_arxiv.paper_features", "arxiv_id")
 
 
-def test_arxiv_truncated_page_is_retried_or_stops_the_run_clearly(tmp_path, arxiv_clean):
+def test_arxiv_truncated_page_is_retried_or_costs_its_window(tmp_path, arxiv_clean):
     cut = lambda n, body: body[: len(body) // 2]  # noqa: E731 - a proxy cutting the answer
     # transient: the third request is cut once, the retry gets the full page
-    load_arxiv(tmp_path / "a", HookedArxiv(body_hook=lambda n, b: cut(n, b) if n == 3 else b))
+    assert load_arxiv(tmp_path / "a", HookedArxiv(body_hook=lambda n, b: cut(n, b) if n == 3 else b)) == {}
     assert keys(tmp_path / "a", *PAPER_KEYS) == keys(arxiv_clean, *PAPER_KEYS)
-    # persistent: every page is cut -> a clear error naming the query; nothing loaded or marked done
-    with pytest.raises(Exception, match=r"not well-formed XML.*query="):
-        load_arxiv(tmp_path / "b", HookedArxiv(body_hook=cut))
+    # persistent: every page is cut -> every window noted with a clear reason naming the query; none done
+    gaps = load_arxiv(tmp_path / "b", HookedArxiv(body_hook=cut))
+    assert gaps and all(re.search(r"not well-formed XML.*query=", reason) for reason in gaps.values())
+    assert done_windows(tmp_path / "b") == []
     load_arxiv(tmp_path / "b", HookedArxiv())
     assert keys(tmp_path / "b", *PAPER_KEYS) == keys(arxiv_clean, *PAPER_KEYS)
+
+
+def test_arxiv_one_malformed_month_costs_that_month_only(tmp_path, arxiv_clean):
+    """The measured fault: one month's feed page answers cut short, every time. The months before
+    and after it load and are marked done; that month stays due, and loads once the page is whole."""
+    march = "submittedDate:[202503010000 TO 202503312359]"
+    cut_march = lambda path, body: body[: len(body) // 2] if march in path else body  # noqa: E731
+    gaps = load_arxiv(tmp_path, HookedArxiv(page_hook=cut_march))
+    assert list(gaps) == ["window 2025-03-01T00:00/2025-03-31T23:59"], gaps
+    assert "not well-formed XML" in gaps["window 2025-03-01T00:00/2025-03-31T23:59"]
+    done = done_windows(tmp_path)
+    assert "2025-02-01T00:00/2025-02-28T23:59" in done and "2025-04-01T00:00/2025-04-30T23:59" in done
+    assert not any(w.startswith("2025-03") for w in done)
+    clean = {r[0]: r[1] for r in query(arxiv_clean, "select arxiv_id, published_at from raw_arxiv.papers")}
+    loaded = {r[0] for r in query(tmp_path, "select arxiv_id from raw_arxiv.papers")}
+    march_ids = {a for a, at in clean.items() if (at.year, at.month) == (2025, 3)}
+    assert march_ids and loaded == set(clean) - march_ids
+    assert load_arxiv(tmp_path, HookedArxiv()) == {}  # the page is whole again: only March is asked
+    assert keys(tmp_path, *PAPER_KEYS) == keys(arxiv_clean, *PAPER_KEYS)
 
 
 def _published(value: str):
@@ -144,8 +178,8 @@ def test_arxiv_malformed_entries_are_quarantined_and_the_rest_loads(tmp_path, ar
 
 def test_arxiv_nul_byte_in_a_page_is_rejected_with_a_clear_error(tmp_path):
     nul = lambda n, body: body.replace(b"</title>", b"\x00</title>", 1)  # noqa: E731
-    with pytest.raises(Exception, match=r"not well-formed XML"):
-        load_arxiv(tmp_path, HookedArxiv(body_hook=nul))
+    gaps = load_arxiv(tmp_path, HookedArxiv(body_hook=nul))
+    assert gaps and all("not well-formed XML" in reason for reason in gaps.values())
 
 
 # --- GitHub -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import graphlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "ingestion"
-SHARED = {"config", "cues", "http", "pipelines", "text", "world"}
+SHARED = {"config", "cues", "gaps", "http", "pipelines", "text", "world"}
 PACKAGES = {"arxiv", "git", "github", "reports", "screening"}
 
 

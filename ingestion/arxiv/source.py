@@ -45,7 +45,8 @@ from ingestion.arxiv.parse import (
     quarantine_row,
 )
 from ingestion.arxiv.pool import POOL_QUERY, in_pool
-from ingestion.http import PoliteClient
+from ingestion.gaps import LoadGaps
+from ingestion.http import MAX_FAILED_IN_A_ROW, PoliteClient, SourceUnavailable
 from ingestion.screening.language_model import (CACHE_COLUMNS, CACHE_KEY, CACHE_TABLE, ModelScreener, default_screener,
                                       read_cached_answers)
 from ingestion.screening.language_model import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
@@ -337,6 +338,7 @@ def arxiv_source(
     pool: bool | None = None,
     affiliations: Callable[[Sequence[str]], dict[str, list[dict]]] | None = None,
     model_screener: ModelScreener | None = None,
+    gaps: LoadGaps | None = None,
 ):
     """arXiv papers of `categories` submitted inside `window` (default: the study window), from the
     world's arXiv endpoints (default: the live world), asked as politely as the world says.
@@ -351,6 +353,9 @@ def arxiv_source(
     model_screener: asks a language model to screen the pool's papers (`ingestion.screening.language_model`;
     default when the world's `model_screener` is on, as in the live world, and the environment
     configures an endpoint); the rules decide whenever it is off or cannot answer.
+    gaps: where the windows that could not be read are noted (an unreadable page after its
+    retries, an HTTP error, the API unreachable): each costs its window, which stays due; the
+    windows read are loaded and marked done.
     """
     if harvest not in ("query", "oai"):
         raise ValueError(f"harvest must be 'query' or 'oai', got {harvest!r}")
@@ -360,6 +365,7 @@ def arxiv_source(
     pool = world.arxiv_pool if pool is None else pool
     affiliations = affiliations or (default_lookup() if world.affiliations else None)
     model_screener = model_screener or (default_screener() if world.model_screener else None)
+    gaps = LoadGaps() if gaps is None else gaps
 
     @dlt.resource(name="arxiv_pages", selected=False)
     def arxiv_pages() -> Iterator[list[dict]]:
@@ -385,7 +391,7 @@ def arxiv_source(
             return
         client = ArxivClient(world.arxiv_api, http=http, categories=categories, page_size=page_size,
                              window_cap=window_cap, empty_retry_wait_s=polite.retry_wait_s, pool=pool)
-        yield from _harvest_query(client, state, (first_day, last_day), clock, recent_days)
+        yield from _harvest_query(client, state, (first_day, last_day), clock, recent_days, gaps)
 
     @dlt.transformer(
         data_from=arxiv_pages,
@@ -443,9 +449,14 @@ def arxiv_source(
     return arxiv_pages, papers, papers_quarantine, screening, paper_features, model_screenings
 
 
+WINDOW_FAULTS = (WindowIncomplete, ArxivFeedError, SourceUnavailable)  # cost a window, not the harvest
+
+
 def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], clock: datetime,
-                   recent_days: int) -> Iterator[list[dict]]:
-    """Monthly windows not loaded yet, then the recent-updates window; marks complete windows done."""
+                   recent_days: int, gaps: LoadGaps) -> Iterator[list[dict]]:
+    """Monthly windows not loaded yet, then the recent-updates window; marks complete windows done.
+    A window that cannot be read is noted in `gaps` and left due; after MAX_FAILED_IN_A_ROW windows
+    in a row found the API unreachable, the rest are not asked this run (noted too)."""
     first_day, last_day = window
     done: list[str] = state.setdefault("done_windows", [])
     study = Window.for_days(first_day, last_day)
@@ -455,13 +466,20 @@ def _harvest_query(client: ArxivClient, state: dict, window: tuple[date, date], 
     if recent_days > 0:  # new versions of papers of the study window, whatever month they are in
         jobs.append((Window(clock - timedelta(days=recent_days), clock), "lastUpdatedDate", (study.term(),)))
     seen: dict[str, int] = {}
+    unreachable: list[str] = []
     for win, field, extra in jobs:
+        item = f"window {win.key}" if field == "submittedDate" else f"recent updates {win.key}"
+        if len(unreachable) >= MAX_FAILED_IN_A_ROW:
+            gaps.add(item, f"not asked: arXiv unreachable ({unreachable[-1]})")
+            continue
         try:
             for page in client.iter_window(win, field=field, extra_terms=extra):
                 yield _rows(page, clock, seen)
-        except WindowIncomplete as exc:
-            log.warning("arXiv window %s left for the next run: %s", win.key, exc)
+        except WINDOW_FAULTS as exc:  # the pages read are kept; the window stays due
+            gaps.add(item, exc)
+            unreachable = [*unreachable, str(exc)] if isinstance(exc, SourceUnavailable) else []
             continue
+        unreachable = []
         if field == "submittedDate" and win.end + WINDOW_SETTLE < clock:
             done.append(win.key)  # only after every page of it was yielded
 

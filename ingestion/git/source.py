@@ -42,6 +42,7 @@ import dlt
 import pyarrow as pa
 
 from ingestion import config
+from ingestion.gaps import LoadGaps
 from ingestion.git.contribution_rules import codeowners_summary, extract_rules
 from ingestion.git.jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
 from ingestion.git.rows import (  # noqa: F401 - the row builders are part of this source's interface
@@ -126,8 +127,9 @@ class MiningRun:
     every resource reads the results. Only this process reads or writes the dlt state."""
 
     def __init__(self, frameworks: list[config.Framework], world: World, engine: str, max_scan_bytes: int,
-                 full: bool, workers: int | None = None) -> None:
+                 full: bool, workers: int | None = None, gaps: LoadGaps | None = None) -> None:
         self.frameworks = frameworks
+        self.gaps = LoadGaps() if gaps is None else gaps
         self.world = world
         self.engine = engine
         self.max_scan_bytes = max_scan_bytes
@@ -173,6 +175,8 @@ class MiningRun:
         results.update(self._run_jobs(jobs))
         for fw in self.frameworks:
             r = results[fw.framework_id]
+            if r.failure:
+                self.gaps.add(f"repository {fw.repo}", r.failure)
             self.stats.add(r.stats)
             if r.remembered is not None:
                 remembered[f"{fw.framework_id}@{r.branch}"] = r.remembered
@@ -297,15 +301,19 @@ def git_history_source(
     engine: str | None = None,
     max_scan_bytes: int = MAX_SCAN_BYTES_PER_FILE,
     full: bool = False,
+    gaps: LoadGaps | None = None,
 ):
     """Commits, changed files, mentions and HEAD contribution files of the world's frameworks
     (default: the live world).
 
-    `full=True` ignores the remembered state and re-mines every branch from its root."""
+    `full=True` ignores the remembered state and re-mines every branch from its root.
+    gaps: where a repository that could not be had or read is noted (it is quarantined too and
+    asked again next run)."""
     world = world or World.live()
     run = MiningRun(
         _frameworks(frameworks, world), world,
         (engine or os.environ.get("RLTRACK_GIT_ENGINE", "git")).lower(), max_scan_bytes, full,
+        gaps=gaps,
     )
 
     # The big tables go to dlt as Arrow tables and load from parquet files (no per-row normalising);

@@ -2,8 +2,10 @@
 
 Each source keeps the input it could not load in its own raw table; this lists them in one shape:
 source, the item (an arXiv entry, a git file or commit, a GitHub object, a technical report), the
-framework or repository it belongs to, the reason and when it was seen. A table a source never
-created (it quarantined nothing yet) lists nothing.
+framework or repository it belongs to, the reason and when it was seen (first and last). A table a
+source never created (it quarantined nothing yet) lists nothing. Beside them, what a load could not
+read at all (an arXiv window, a repository, a GitHub listing: `orchestration/source_health.py`) and
+asks again on the next run, with its first and last failure.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import duckdb
 
-COLUMNS = ("source", "item", "where", "reason", "seen_at")
+COLUMNS = ("source", "item", "where", "reason", "seen_at", "first_seen_at")
+NOT_LOADED = "not loaded, asked again next run"
 
 # source -> (table, SQL giving the COLUMNS after `source` for open items, newest first)
 QUARANTINE_TABLES = {
@@ -35,7 +38,7 @@ QUARANTINE_TABLES = {
 }
 
 
-def _exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     schema, name = table.split(".")
     return bool(con.execute("select count(*) from information_schema.tables where table_schema = ? "
                             "and table_name = ?", [schema, name]).fetchone()[0])
@@ -43,14 +46,24 @@ def _exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 def quarantined(con: duckdb.DuckDBPyConnection, sources: list[str] | None = None) -> list[tuple]:
     """Rows of COLUMNS for every source (or those named), tech reports' resolved problems left out."""
+    from orchestration.source_health import FAILURES_TABLE
+
     out: list[tuple] = []
     for source, (table, sql) in QUARANTINE_TABLES.items():
         if sources and source not in sources:
             continue
-        if _exists(con, table):
-            out += [(source, *(str(v) if v is not None else "" for v in row))
-                    for row in con.execute(sql.format(t=table)).fetchall()]
+        if table_exists(con, FAILURES_TABLE):
+            out += [_text(row) for row in con.execute(
+                f"select source, item, ?, reason, last_failed_at, first_failed_at from {FAILURES_TABLE} "
+                "where source = ? and resolved_at is null order by first_failed_at, item", [NOT_LOADED, source]
+            ).fetchall()]
+        if table_exists(con, table):
+            out += [_text((source, *row, row[-1])) for row in con.execute(sql.format(t=table)).fetchall()]
     return out
+
+
+def _text(row: tuple) -> tuple:
+    return tuple(str(v) if v is not None else "" for v in row)
 
 
 def summary(rows: list[tuple]) -> str:

@@ -329,14 +329,18 @@ body{font-family:system-ui,sans-serif;max-width:960px;margin:24px auto;padding:0
 h1{font-size:24px}h3{font-size:15px;margin:16px 0 0}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left}
 th{background:#f4f4f4}svg.chart{max-width:100%;height:auto;display:block;margin:8px 0}
-.note{color:#a33;font-style:italic}.meta{color:#666;font-size:13px}details{margin:4px 0 12px}
+.note{color:#a33;font-style:italic}.stale{background:#fde8e8;border:1px solid #d88;padding:8px 12px}.meta{color:#666;font-size:13px}details{margin:4px 0 12px}
 """
 
 SECTIONS = (section_headline, section_cohorts, section_survival, section_frameworks, section_factors,
             section_inventory)
 
 
-def render_report(con: duckdb.DuckDBPyConnection, source: str = "") -> str:
+def render_report(con: duckdb.DuckDBPyConnection) -> str:
+    """The whole report; it names the snapshot (build time, observation end), never a local path."""
+    from orchestration.analyst.snapshot import describe
+
+    snapshot = describe(con)
     body = []
     for section in SECTIONS:
         try:
@@ -348,13 +352,21 @@ def render_report(con: duckdb.DuckDBPyConnection, source: str = "") -> str:
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>rltrack report</title><style>{CSS}</style></head><body>"
             "<h1>How RL-for-LLM methods reach open-source RL frameworks</h1>"
-            f"<p class='meta'>Generated {generated} from {escape(source or 'the published warehouse')}.</p>"
-            + "".join(body) + "</body></html>")
+            f"<p class='meta'>Generated {generated} from {escape(snapshot.name)}.</p>"
+            + _stale_banner(snapshot.warnings) + "".join(body) + "</body></html>")
 
 
-def write_report(con: duckdb.DuckDBPyConnection, out: Path, source: str = "") -> Path:
+def _stale_banner(warnings: list[str]) -> str:
+    if not warnings:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in warnings)
+    return (f"<div class='stale' role='alert'><strong>Some sources are behind.</strong> This snapshot lacks "
+            f"data:<ul>{items}</ul></div>")
+
+
+def write_report(con: duckdb.DuckDBPyConnection, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(render_report(con, source), encoding="utf-8")
+    tmp.write_text(render_report(con), encoding="utf-8")
     tmp.replace(out)
     return out

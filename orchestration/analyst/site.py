@@ -33,6 +33,7 @@ from orchestration.analyst.lookup import (
     tracked_frameworks,
 )
 from orchestration.analyst.report import HORIZON_DAYS, _framework_counts
+from orchestration.analyst.snapshot import describe
 from orchestration.analyst.svg import PALETTE, step_chart
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -368,8 +369,9 @@ def _timeline_window(con: duckdb.DuckDBPyConnection, methods: list[Method]) -> t
     return date(start.year, (start.month - 1) // 3 * 3 + 1, 1), end
 
 
-def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False, source: str = "") -> Path:
-    """Write the whole site to `out` (built beside it, then swapped in: readers never see half a site)."""
+def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False) -> Path:
+    """Write the whole site to `out` (built beside it, then swapped in: readers never see half a site).
+    Pages name the snapshot (build time, observation end), never where it lies on this machine."""
     frameworks = _frameworks(con)
     methods = matrix_order(load_methods(con, [f.framework_id for f in frameworks]))
     attach_framework_facts(con, frameworks, methods)
@@ -378,7 +380,7 @@ def render_site(con: duckdb.DuckDBPyConnection, out: Path, sample: bool = False,
     env = _environment()
     common = {
         "sample": sample,
-        "source": source or "the published warehouse",
+        "snapshot": describe(con),
         "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "frameworks": frameworks,
         "fw_by_id": {f.framework_id: f for f in frameworks},

@@ -10,7 +10,10 @@ import math
 from collections.abc import Callable, Sequence
 from html import escape
 
-PALETTE = ["#3366aa", "#ee7733", "#229977", "#cc3366", "#8866bb", "#aa8800", "#55aacc", "#777777"]
+# twelve distinct colours: every framework of the registry (nine) gets its own
+PALETTE = ["#3366aa", "#ee7733", "#229977", "#cc3366", "#8866bb", "#aa8800", "#55aacc", "#777777",
+           "#66aa22", "#992222", "#dd77bb", "#224433"]
+LEGEND_ROW = 18  # height of one legend row
 FONT = "font-family='system-ui, sans-serif' font-size='12'"
 
 Series = tuple[str, Sequence[float | None], str]  # name, one value per category, colour
@@ -27,13 +30,18 @@ def nice_max(value: float) -> float:
     return 10 * power
 
 
-def _legend(series_names: Sequence[tuple[str, str]], x: float, y: float) -> str:
-    parts, cursor = [], x
+def _legend(series_names: Sequence[tuple[str, str]], x: float, y: float, right: float) -> tuple[str, float]:
+    """Every series' swatch and name, wrapped into rows that end before `right`; (svg, height added)."""
+    parts, cursor, row = [], x, 0
     for name, colour in series_names:
-        parts.append(f"<rect x='{cursor:.1f}' y='{y - 10:.1f}' width='12' height='12' fill='{colour}'/>"
-                     f"<text x='{cursor + 16:.1f}' y='{y:.1f}' {FONT}>{escape(name)}</text>")
-        cursor += 16 + 7.2 * len(name) + 18
-    return f"<g class='legend'>{''.join(parts)}</g>"
+        width = 16 + 7.2 * len(name) + 18
+        if cursor > x and cursor + width - 18 > right:
+            cursor, row = x, row + 1
+        top = y + row * LEGEND_ROW
+        parts.append(f"<rect x='{cursor:.1f}' y='{top - 10:.1f}' width='12' height='12' fill='{colour}'/>"
+                     f"<text x='{cursor + 16:.1f}' y='{top:.1f}' {FONT}>{escape(name)}</text>")
+        cursor += width
+    return f"<g class='legend'>{''.join(parts)}</g>", row * LEGEND_ROW
 
 
 def _frame(chart_id: str, width: int, height: int, title: str, body: str) -> str:
@@ -49,11 +57,13 @@ def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Sequ
               width: int = 900, height: int = 360) -> str:
     """Grouped vertical bars; `notes` puts a second line under each category label."""
     left, right, top, bottom = 64, 16, 40, 64
+    legend, extra = _legend([(n, c) for n, _, c in series], left, 22, width - right)
+    top, height = top + extra, height + extra
     plot_w, plot_h = width - left - right, height - top - bottom
     values = [v for _, vals, _ in series for v in vals if v is not None]
     top_value = y_max if y_max is not None else nice_max(max(values, default=0) * 1.1)
     scale = plot_h / top_value if top_value else 0
-    parts = [_legend([(n, c) for n, _, c in series], left, 22)]
+    parts = [legend]
     for i in range(6):  # gridlines and y ticks
         v = top_value * i / 5
         y = top + plot_h - v * scale
@@ -92,12 +102,14 @@ def step_chart(chart_id: str, title: str, curves: Sequence[tuple[str, Sequence[t
                y_fmt: Callable[[float], str] = lambda y: f"{y * 100:.0f}%") -> str:
     """Right-continuous step curves (Kaplan-Meier style); y defaults to a share shown in percent."""
     left, right, top, bottom = 64, 16, 40, 48
+    legend, extra = _legend([(n, c) for n, _, c in curves], left, 22, width - right)
+    top, height = top + extra, height + extra
     plot_w, plot_h = width - left - right, height - top - bottom
     top_y = y_max if y_max is not None else nice_max(max((y for _, pts, _ in curves for _, y in pts), default=0) * 1.1)
     x_max = x_max or 1
     sx = lambda x: left + min(x, x_max) / x_max * plot_w  # noqa: E731
     sy = lambda y: top + plot_h - y / top_y * plot_h  # noqa: E731
-    parts = [_legend([(n, c) for n, _, c in curves], left, 22)]
+    parts = [legend]
     for i in range(6):
         v = top_y * i / 5
         parts.append(f"<line x1='{left}' x2='{left + plot_w}' y1='{sy(v):.1f}' y2='{sy(v):.1f}' stroke='#e4e4e4'/>"

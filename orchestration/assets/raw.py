@@ -25,14 +25,18 @@ from dagster_dlt import DagsterDltResource, DagsterDltTranslator, dlt_assets
 from dagster_dlt.translator import DltResourceTranslatorData
 from dlt.extract.source import DltSource
 
+from ingestion import config as rl_config
 from ingestion.arxiv.source import arxiv_source
 from ingestion.arxiv.front_matter import TABLE, arxiv_front_matter_source, due
 from ingestion.git.source import git_history_source
+from ingestion.gaps import LoadGaps
 from ingestion.github.source import GitHubClient, client_for, github_source
 from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
 from ingestion.reports.source import tech_reports_source
 from ingestion.world import World
-from orchestration.warehouse import write_lock
+from orchestration.source_health import (STATUS_FILE, dlt_runner, record_load, source_status,
+                                          write_status_file)
+from orchestration.warehouse import published_path, write_lock
 from orchestration.world import run_world
 
 WRITER_POOL = "duckdb_writer"
@@ -46,6 +50,7 @@ SOURCE_DESCRIPTIONS = {
                           "papers' arXiv HTML renderings",
 }
 PER_FRAMEWORK_SOURCES = {"git_history", "github"}
+GAP_SOURCES = {"arxiv", "git_history"}  # sources that note what they could not read in a LoadGaps
 # sources that share a dataset: each declares the columns of the other's tables (raw_arxiv)
 SHARED_DATASET_SOURCES = {"arxiv": arxiv_source, "arxiv_front_matter": arxiv_front_matter_source}
 
@@ -145,6 +150,7 @@ def _with_counts(results: list, pipeline, context: AssetExecutionContext | None 
 
 
 ONE_CURSOR_SOURCES = {"git_history"}
+RAW_SOURCE_NAMES = tuple(SOURCE_DESCRIPTIONS)
 
 
 def _check_config(context: AssetExecutionContext, source_name: str, cfg: RawLoadConfig) -> None:
@@ -196,17 +202,59 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource], *, input
         run_kwargs = {"refresh": "drop_sources"} if config.full_refresh else {}
         # A fresh source and pipeline per run pick up the current world and warehouse path; the
         # pipeline's local folder is shared by runs, so it is only touched under the lock.
+        gaps = LoadGaps()
+        if source_name in GAP_SOURCES:
+            kwargs["gaps"] = gaps
         with write_lock(), run_world() as world:
             pipeline = make_pipeline(source_name)
-            if inputs is not None:
-                kwargs.update(inputs(context, pipeline, world, config))
-            source = make_source(world=world, **kwargs)
-            results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
-            create_declared_tables(pipeline, source, sibling_sources(source_name))
-            yield from _with_counts(results, pipeline, context)
+
+            def load() -> list:
+                if inputs is not None:
+                    kwargs.update(inputs(context, pipeline, world, config))
+                source = make_source(world=world, **kwargs)
+                results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
+                create_declared_tables(pipeline, source, sibling_sources(source_name))
+                return results
+
+            yield from load_and_record(context, source_name, pipeline, load, gaps, resolve=not config.frameworks)
 
     _load.__doc__ = f"Load {SOURCE_DESCRIPTIONS[source_name]}."
     return _load
+
+
+def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: dlt.Pipeline,
+                    load: Callable[[], list], gaps: LoadGaps, resolve: bool = True,
+                    gap_items: Callable[[], dict[str, str]] = lambda: {}, extra: dict[str, Any] | None = None,
+                    ) -> Iterator[dg.MaterializeResult]:
+    """Run `load`; whatever it did, record the outcome (`source_health`) and materialise the tables
+    with what they hold, so the build and publish go on with what loaded. A source that failed
+    outright or could not read some items says so in its metadata (`complete`, `open_failures`); the
+    `source_status` step fails the run afterwards."""
+    started, error = rl_config.now(), None
+    try:
+        results = load()
+    except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        context.log.error(f"{source_name} load failed; its tables keep what earlier loads gave them: {error}")
+        results = [dg.MaterializeResult(asset_key=key) for key in context.selected_asset_keys]
+    gaps.items.update(gap_items())
+    materialized = list(_with_counts(results, pipeline, context))
+    rows = sum(int(r.metadata.get("dagster/row_count", 0)) for r in materialized)
+    new = sum(int(r.metadata.get("new_or_updated_rows", 0)) for r in materialized)
+    with pipeline.sql_client() as client:
+        run = dlt_runner(client)
+        record_load(run, source_name, context.run_id, started, gaps.items, error, rows, new, resolve=resolve)
+        statuses = source_status(run, list(RAW_SOURCE_NAMES))
+    write_status_file(statuses, published_path().parent / STATUS_FILE, context.run_id)
+    status = next(s for s in statuses if s.source == source_name)
+    outcome = {**(extra or {}), "complete": error is None and not gaps, "load_error": error or "",
+               "open_failures": dg.MetadataValue.json(status.open_failures),
+               "last_complete_load": status.last_complete_at or "never"}
+    if gaps:
+        context.log.warning(f"{source_name}: {len(gaps.items)} item(s) not read this run, asked again next run: "
+                            + "; ".join(f"{k} ({v})" for k, v in list(gaps.items.items())[:5]))
+    for r in materialized:
+        yield dg.MaterializeResult(asset_key=r.asset_key, metadata={**r.metadata, **outcome})
 
 
 def front_matter_inputs(context: AssetExecutionContext, pipeline: dlt.Pipeline, world: Any,
@@ -261,8 +309,9 @@ def front_matter_candidates(pipeline: dlt.Pipeline) -> list[tuple[str, str, list
 
 
 def github_assets() -> dg.AssetsDefinition:
-    """GitHub with its run outcome surfaced: a rate-limit stop fails the step after what was
-    fetched is loaded (cursors saved, so the next run resumes); skipped repositories warn."""
+    """GitHub with its run outcome surfaced: what was fetched before a rate-limit stop or a skipped
+    listing is loaded (cursors saved, so the next run resumes there), and the rest is noted as not
+    read (`github_gaps`)."""
 
     @dlt_assets(
         dlt_source=github_source(),
@@ -277,24 +326,27 @@ def github_assets() -> dg.AssetsDefinition:
         run_kwargs = {"refresh": "drop_sources"} if config.full_refresh else {}
         with write_lock(), run_world() as world:
             client = client_for(world, max_rate_wait_s=config.max_rate_wait_s)
-            source = github_source(world=world, client=client, frameworks=config.frameworks)
             pipeline = make_pipeline("github")
-            results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
-            create_declared_tables(pipeline, source)
-            outcome = github_outcome(client)
-            for r in _with_counts(results, pipeline, context):
-                yield dg.MaterializeResult(asset_key=r.asset_key, metadata={**r.metadata, **outcome})
-        if client.errors:
-            context.log.warning("github skipped %d repositories: %s", len(client.errors), "; ".join(client.errors))
-        if client.stop_reason:
-            raise dg.Failure(
-                description=f"GitHub stopped the load early ({client.stop_reason}); what was fetched is "
-                "loaded and the next run resumes from the saved cursors. Downstream models were not rebuilt "
-                "so the marts stay consistent.",
-                metadata=outcome,
-            )
+
+            def load() -> list:
+                source = github_source(world=world, client=client, frameworks=config.frameworks)
+                results = list(dlt.run(context=context, dlt_source=source, dlt_pipeline=pipeline, **run_kwargs))
+                create_declared_tables(pipeline, source)
+                return results
+
+            yield from load_and_record(context, "github", pipeline, load, LoadGaps(), resolve=not config.frameworks,
+                                       gap_items=lambda: github_gaps(client), extra=github_outcome(client))
 
     return load_github
+
+
+def github_gaps(client: GitHubClient) -> dict[str, str]:
+    """What the GitHub load could not read: each skipped listing, and the rest when it stopped early
+    (a rate limit it would not wait out, an outage); the cursors did not move past them."""
+    gaps = dict(error.split(": ", 1) if ": " in error else (error, error) for error in client.errors)
+    if client.stop_reason:
+        gaps["stopped early (the listings not reached)"] = client.stop_reason
+    return {f"listing {item}" if not item.startswith("stopped") else item: reason for item, reason in gaps.items()}
 
 
 def github_outcome(client: GitHubClient) -> dict[str, Any]:
@@ -317,4 +369,4 @@ front_matter_raw = raw_assets("arxiv_front_matter", arxiv_front_matter_source, i
 RAW_ASSETS = [arxiv_raw, git_raw, github_raw, tech_reports_raw, front_matter_raw]
 RAW_ASSETS_BY_SOURCE = {"arxiv": arxiv_raw, "git_history": git_raw, "github": github_raw,
                         "tech_reports": tech_reports_raw, "arxiv_front_matter": front_matter_raw}
-assert set(RAW_ASSETS_BY_SOURCE) == set(DATASETS)
+assert set(RAW_ASSETS_BY_SOURCE) == set(DATASETS) == set(RAW_SOURCE_NAMES)

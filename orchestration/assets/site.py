@@ -23,8 +23,7 @@ def tracker_site(context: AssetExecutionContext) -> dg.MaterializeResult:
     snapshot = warehouse.published_path(config.warehouse_path())
     con = warehouse.connect_read_only(snapshot)
     try:
-        index = render_site(con, config.data_dir() / "site", sample=world_spec() == "sample",
-                            source=str(snapshot))
+        index = render_site(con, config.data_dir() / "site", sample=world_spec() == "sample")
     finally:
         con.close()
     context.log.info("tracker site written to %s", index.parent)
