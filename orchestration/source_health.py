@@ -48,6 +48,13 @@ def dlt_runner(client) -> Run:
     return lambda sql, params=(): client.execute_sql(sql, *params) or []
 
 
+def record_start(run: Run, source: str, run_id: str, started_at: datetime) -> None:
+    """A load begins: its row says so until `record_load` completes it (a killed load stays unfinished)."""
+    for statement in DDL:
+        run(statement, ())
+    run(f"insert into {LOADS_TABLE} values (?, ?, ?, null, null, null, null, null, null)", (source, run_id, started_at))
+
+
 def record_load(run: Run, source: str, run_id: str, started_at: datetime, gaps: dict[str, str],
                 error: str | None, rows: int, new_rows: int, resolve: bool = True) -> None:
     """One load's outcome. `resolve=False` (a load of some frameworks only) leaves other open items open."""
@@ -63,6 +70,7 @@ def record_load(run: Run, source: str, run_id: str, started_at: datetime, gaps: 
     if resolve:
         run(f"update {FAILURES_TABLE} set resolved_at = ? where source = ? and resolved_at is null "
             "and not list_contains(?::varchar[], item)", (now, source, list(gaps)))
+    run(f"delete from {LOADS_TABLE} where source = ? and run_id = ? and finished_at is null", (source, run_id))
     run(f"insert into {LOADS_TABLE} values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (source, run_id, started_at, now, error is None and not gaps, rows, new_rows, error, len(gaps)))
 
@@ -94,8 +102,16 @@ def source_status(run: Run, sources: Sequence[str], now: datetime | None = None,
                (SCHEMA, LOADS_TABLE.split(".")[1])):
         loads, failures = [], []
     else:
-        loads = run(f"""select source, max(finished_at), max(finished_at) filter (where complete),
-                            arg_max(complete, finished_at), arg_max(rows, finished_at), arg_max(error, finished_at)
+        # the latest load (by when it finished, or started if it never did): one that never finished
+        # (killed) counts as incomplete
+        loads = run(f"""select source, max(coalesce(finished_at, started_at)),
+                            max(finished_at) filter (where complete),
+                            coalesce(arg_max(complete, coalesce(finished_at, started_at)), false),
+                            coalesce(arg_max(rows, coalesce(finished_at, started_at)), arg_max(rows, finished_at)),
+                            coalesce(arg_max(error, coalesce(finished_at, started_at)),
+                                     case when arg_max(finished_at, coalesce(finished_at, started_at)) is null
+                                     then 'the load started at ' || max(started_at) ||
+                                          ' did not finish (killed or still running)' end)
                         from {LOADS_TABLE} group by source""", ())
         failures = run(f"""select source, item, reason, first_failed_at, last_failed_at, failures
                            from {FAILURES_TABLE} where resolved_at is null order by source, first_failed_at, item""", ())

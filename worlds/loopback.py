@@ -8,10 +8,17 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:  # dropped connections are deliberate faults
+        pass
+
+
 @contextmanager
 def serve_on_loopback(handler: type[BaseHTTPRequestHandler], name: str) -> Iterator[str]:
     """Yield the server's base URL (`http://127.0.0.1:<port>`); stop the server afterwards."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     # a short poll: `shutdown()` waits up to one poll interval (the default, 0.5 s, for each server)
     worker = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=name, daemon=True)
     worker.start()

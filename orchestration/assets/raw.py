@@ -34,7 +34,7 @@ from ingestion.github.source import GitHubClient, client_for, github_source
 from ingestion.pipelines import DATASETS, create_declared_tables, make_pipeline
 from ingestion.reports.source import tech_reports_source
 from ingestion.world import World
-from orchestration.source_health import (STATUS_FILE, dlt_runner, record_load, source_status,
+from orchestration.source_health import (STATUS_FILE, dlt_runner, record_load, record_start, source_status,
                                           write_status_file)
 from orchestration.warehouse import published_path, write_lock
 from orchestration.world import run_world
@@ -231,6 +231,9 @@ def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: 
     outright or could not read some items says so in its metadata (`complete`, `open_failures`); the
     `source_status` step fails the run afterwards."""
     started, error = rl_config.now(), None
+    with pipeline.sql_client() as client:  # a load killed from here on stays "did not finish"
+        record_start(dlt_runner(client), source_name, context.run_id, started)
+        _write_status(dlt_runner(client), context.run_id)
     try:
         results = load()
     except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
@@ -244,8 +247,7 @@ def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: 
     with pipeline.sql_client() as client:
         run = dlt_runner(client)
         record_load(run, source_name, context.run_id, started, gaps.items, error, rows, new, resolve=resolve)
-        statuses = source_status(run, list(RAW_SOURCE_NAMES))
-    write_status_file(statuses, published_path().parent / STATUS_FILE, context.run_id)
+        statuses = _write_status(run, context.run_id)
     status = next(s for s in statuses if s.source == source_name)
     outcome = {**(extra or {}), "complete": error is None and not gaps, "load_error": error or "",
                "open_failures": dg.MetadataValue.json(status.open_failures),
@@ -255,6 +257,13 @@ def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: 
                             + "; ".join(f"{k} ({v})" for k, v in list(gaps.items.items())[:5]))
     for r in materialized:
         yield dg.MaterializeResult(asset_key=r.asset_key, metadata={**r.metadata, **outcome})
+
+
+def _write_status(run, run_id: str) -> list:
+    """Every source's status, also as the file `rltrack status` reads beside the published snapshot."""
+    statuses = source_status(run, list(RAW_SOURCE_NAMES))
+    write_status_file(statuses, published_path().parent / STATUS_FILE, run_id)
+    return statuses
 
 
 def front_matter_inputs(context: AssetExecutionContext, pipeline: dlt.Pipeline, world: Any,

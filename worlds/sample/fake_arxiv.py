@@ -10,6 +10,7 @@ metadataPrefix=arXivRaw, set, from, until and resumptionToken paging. Fault inje
 from __future__ import annotations
 
 import base64
+import random
 import re
 import socket
 import struct
@@ -42,6 +43,9 @@ class Faults:
     malformed_ids: Sequence[str] = ()  # serve these papers with a broken <id>
     bad_date_ids: Sequence[str] = ()  # serve these papers with an unparseable <published>
     garbage_next: int = 0  # answer the next N requests with non-UTF-8 bytes
+    error_rate: float = 0.0  # this share of requests, at random, answers 503 or drops the connection
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    cut_windows: Sequence[str] = ()  # search terms (e.g. a submittedDate range) whose pages come back cut short
     # arxiv_id -> (version, updated) to simulate a new version after the first load
     version_bumps: dict[str, tuple[int, datetime]] = field(default_factory=dict)
 
@@ -129,6 +133,11 @@ class FakeArxiv:
         with self._lock:
             self.requests.append(params)
             f = self.faults
+            if f.error_rate and f.rng.random() < f.error_rate:
+                if f.rng.random() < 0.5:
+                    f.fail_next += 1
+                else:
+                    f.reset_next += 1
             if f.reset_next > 0:
                 f.reset_next -= 1
                 h.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
@@ -165,8 +174,10 @@ class FakeArxiv:
         max_results = min(int(params.get("max_results", 10)), 2000)
         page = [] if empty or no_entries else selected[start:start + max_results]
         total = 0 if empty else len(selected)
-        body = self._feed(params, page, total, start, max_results)
-        self._send(h, 200, body.encode("utf-8"), "application/atom+xml; charset=utf-8")
+        body = self._feed(params, page, total, start, max_results).encode("utf-8")
+        if any(term in params.get("search_query", "") for term in self.faults.cut_windows):
+            body = body[: len(body) // 2]  # a proxy cutting the answer short
+        self._send(h, 200, body, "application/atom+xml; charset=utf-8")
 
     @staticmethod
     def _send(h: BaseHTTPRequestHandler, status: int, body: bytes, ctype: str) -> None:

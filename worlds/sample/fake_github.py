@@ -11,6 +11,9 @@ survive (primary and secondary rate limits, `Retry-After`, 5xx) so tests can exe
 from __future__ import annotations
 
 import hashlib
+import random
+import socket
+import struct
 import json
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -38,6 +41,9 @@ class Faults:
     secondary_limits: int = 0  # this many 403 "secondary rate limit" answers
     omit_merged_at: bool = False  # issue objects' pull_request lacks merged_at (older API shape)
     mutate_item: Callable[[str, dict], dict | None] | None = None  # (endpoint, item) -> item
+    rate_limit_reset_header: bool = True  # False: the used-up budget comes without X-RateLimit-Reset
+    error_rate: float = 0.0  # this share of calls, at random, answers 502 or drops the connection
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
 
 
 @dataclass
@@ -193,9 +199,20 @@ class _Handler(BaseHTTPRequestHandler):
         if f.rate_limit_at_call is not None and n_call >= f.rate_limit_at_call and st.limited_until is None:
             st.limited_until = now + f.rate_limit_reset_in_s
         if st.limited_until is not None and now < st.limited_until:
+            headers = self._rate_headers(0, st.limited_until)
+            if not f.rate_limit_reset_header:
+                headers.pop("X-RateLimit-Reset")
             self._send(403, {"message": "API rate limit exceeded for user.",
                              "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"},
-                       self._rate_headers(0, st.limited_until))
+                       headers)
+            return True
+        if f.error_rate and f.rng.random() < f.error_rate:
+            if f.rng.random() < 0.5:
+                self._send(502, {"message": "Server Error"})
+            else:  # the connection drops, as a timed-out proxy would
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
             return True
         if f.retry_after > 0:
             f.retry_after -= 1
