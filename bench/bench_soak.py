@@ -66,7 +66,8 @@ def refresh(job, instance, world) -> bool:
 
 
 def killed_refresh(job, instance, world, data: Path) -> str:
-    """Run the refresh in a forked child and SIGKILL it once a load has written part of its package."""
+    """Run the refresh in a forked child and SIGKILL it once a load has a normalized package that is not
+    loaded yet (between dlt's normalize and the end of its load: the load is cut mid-way)."""
     pid = os.fork()
     if pid == 0:  # the child: the servers keep answering from the parent's threads
         try:
@@ -75,11 +76,11 @@ def killed_refresh(job, instance, world, data: Path) -> str:
             os._exit(0)
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
-        done = list((data / "dlt_pipelines").glob("*/load/normalized/*/completed_jobs/*"))
-        if done:
+        pending = list((data / "dlt_pipelines").glob("*/load/normalized/*"))
+        if pending:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return f"killed during the load of {done[0].parts[-6]}"
+            return f"killed during the load of {pending[0].parts[-4]}"
         finished, _ = os.waitpid(pid, os.WNOHANG)
         if finished:
             return "not killed: the refresh finished first"
@@ -120,7 +121,7 @@ def mart_digests(data: Path) -> dict[str, tuple[int, str]]:
     with duckdb.connect(str(data / "published" / "warehouse.duckdb"), read_only=True) as con:
         marts = [t for (t,) in con.execute("select table_name from information_schema.tables "
                                            "where table_schema = 'marts' order by 1").fetchall()]
-        return {m: tuple(con.execute(f"select count(*), coalesce(sum(hash(t.*)::hugeint), 0)::varchar "
+        return {m: tuple(con.execute(f"select count(*), coalesce(sum(hash(t)::hugeint), 0)::varchar "
                                      f"from marts.{m} as t").fetchone()) for m in marts}
 
 

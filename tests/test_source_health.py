@@ -142,8 +142,11 @@ def test_a_refresh_whose_arxiv_month_is_unreadable_loads_builds_and_publishes_th
     monkeypatch.setattr(world_module, "using_world", faulty_sample)
     assert main(["refresh", "--sample", "--data-dir", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "ended with failed steps: rltrack_meta__source_status" in out  # the verdict, after publishing
-    assert "The snapshot built" in out and "WARNING arxiv: not read since" in out
+    verdict = next(line for line in out.splitlines() if line.startswith("refresh "))
+    assert verdict.startswith("refresh ended with failed steps: rltrack_meta__source_status in "), verdict
+    warning = next(line for line in out.splitlines() if line.startswith("WARNING "))
+    assert warning.startswith("WARNING arxiv: stale: last complete load never; not read since "), warning
+    assert "The snapshot built" in out
     con = warehouse.connect_read_only(warehouse.published_path(tmp_path / "warehouse.duckdb"))
     try:
         months = {m for (m,) in con.execute("select distinct strftime(published_at, '%Y-%m') from raw_arxiv.papers")
@@ -153,7 +156,7 @@ def test_a_refresh_whose_arxiv_month_is_unreadable_loads_builds_and_publishes_th
             assert con.execute(f"select count(*) from {table}").fetchone()[0] > 0, table
     finally:
         con.close()
-    assert main(["status", "--data-dir", str(tmp_path)]) == 1
+    assert main(["status", "--data-dir", str(tmp_path)]) == 2  # arXiv never loaded completely: stale
     assert "arxiv: window 2025-03-01T00:00/2025-03-31T23:59: " in capsys.readouterr().out
     assert main(["quarantine", "--data-dir", str(tmp_path), "--source", "arxiv", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)

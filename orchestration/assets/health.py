@@ -27,7 +27,7 @@ def source_status_check(context: AssetExecutionContext) -> dg.MaterializeResult:
         try:
             run = duckdb_runner(con)
             statuses = source_status(run, list(RAW_SOURCE_NAMES))
-            this_run = dict(run(f"select source, complete from {LOADS_TABLE} where run_id = ?", [context.run_id]))
+            this_run = dict(run(f"select source, complete from {LOADS_TABLE} where run_id = ?", [context.run.run_id]))
         finally:
             con.close()
     metadata = {

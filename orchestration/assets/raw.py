@@ -224,16 +224,17 @@ def raw_assets(source_name: str, make_source: Callable[..., DltSource], *, input
 
 def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: dlt.Pipeline,
                     load: Callable[[], list], gaps: LoadGaps, resolve: bool = True,
-                    gap_items: Callable[[], dict[str, str]] = lambda: {}, extra: dict[str, Any] | None = None,
-                    ) -> Iterator[dg.MaterializeResult]:
+                    gap_items: Callable[[], dict[str, str]] = dict,
+                    extra: Callable[[], dict[str, Any]] = dict) -> Iterator[dg.MaterializeResult]:
     """Run `load`; whatever it did, record the outcome (`source_health`) and materialise the tables
     with what they hold, so the build and publish go on with what loaded. A source that failed
     outright or could not read some items says so in its metadata (`complete`, `open_failures`); the
-    `source_status` step fails the run afterwards."""
+    `source_status` step fails the run afterwards. `gap_items` and `extra` (more metadata) are read
+    after the load."""
     started, error = rl_config.now(), None
     with pipeline.sql_client() as client:  # a load killed from here on stays "did not finish"
-        record_start(dlt_runner(client), source_name, context.run_id, started)
-        _write_status(dlt_runner(client), context.run_id)
+        record_start(dlt_runner(client), source_name, context.run.run_id, started)
+        _write_status(dlt_runner(client), context.run.run_id)
     try:
         results = load()
     except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
@@ -246,10 +247,10 @@ def load_and_record(context: AssetExecutionContext, source_name: str, pipeline: 
     new = sum(int(r.metadata.get("new_or_updated_rows", 0)) for r in materialized)
     with pipeline.sql_client() as client:
         run = dlt_runner(client)
-        record_load(run, source_name, context.run_id, started, gaps.items, error, rows, new, resolve=resolve)
-        statuses = _write_status(run, context.run_id)
+        record_load(run, source_name, context.run.run_id, started, gaps.items, error, rows, new, resolve=resolve)
+        statuses = _write_status(run, context.run.run_id)
     status = next(s for s in statuses if s.source == source_name)
-    outcome = {**(extra or {}), "complete": error is None and not gaps, "load_error": error or "",
+    outcome = {**extra(), "complete": error is None and not gaps, "load_error": error or "",
                "open_failures": dg.MetadataValue.json(status.open_failures),
                "last_complete_load": status.last_complete_at or "never"}
     if gaps:
@@ -344,7 +345,7 @@ def github_assets() -> dg.AssetsDefinition:
                 return results
 
             yield from load_and_record(context, "github", pipeline, load, LoadGaps(), resolve=not config.frameworks,
-                                       gap_items=lambda: github_gaps(client), extra=github_outcome(client))
+                                       gap_items=lambda: github_gaps(client), extra=lambda: github_outcome(client))
 
     return load_github
 
