@@ -20,6 +20,7 @@ from ingestion.arxiv.parse import (
     parse_feed,
     split_arxiv_id,
 )
+from ingestion.gaps import LoadGaps
 from ingestion.http import PoliteClient
 from ingestion.text import find_code_urls
 from ingestion.world import LOOPBACK, World
@@ -231,11 +232,12 @@ def test_api_error_feed_is_raised_at_once():
     assert len(fake.requests) == 1
 
 
-def test_unreadable_page_fails_the_dlt_run_and_marks_nothing_done(tmp_path):
+def test_unreadable_page_costs_its_window_which_is_not_marked_done(tmp_path):
     pipe = _pipeline(tmp_path)
-    with pytest.raises(Exception, match="not UTF-8"):
-        _run(pipe, window=SHORT, now=NOW, faults={"garbage_next": 100})
-    assert "arxiv" not in pipe.state.get("sources", {})
+    gaps = LoadGaps()
+    _run(pipe, window=SHORT, now=NOW, faults={"garbage_next": 100}, gaps=gaps)
+    assert gaps and all("not UTF-8" in reason for reason in gaps.items.values())
+    assert pipe.state["sources"]["arxiv"]["done_windows"] == []
 
 
 # --- dlt runs -----------------------------------------------------------------------------
