@@ -103,13 +103,13 @@ def source_status(run: Run, sources: Sequence[str], now: datetime | None = None,
         loads, failures = [], []
     else:
         # the latest load (by when it finished, or started if it never did): one that never finished
-        # (killed) counts as incomplete
+        # (killed) counts as incomplete (arg_max_null: its null `complete` must not be skipped)
         loads = run(f"""select source, max(coalesce(finished_at, started_at)),
                             max(finished_at) filter (where complete),
-                            coalesce(arg_max(complete, coalesce(finished_at, started_at)), false),
+                            coalesce(arg_max_null(complete, coalesce(finished_at, started_at)), false),
                             coalesce(arg_max(rows, coalesce(finished_at, started_at)), arg_max(rows, finished_at)),
-                            coalesce(arg_max(error, coalesce(finished_at, started_at)),
-                                     case when arg_max(finished_at, coalesce(finished_at, started_at)) is null
+                            coalesce(arg_max_null(error, coalesce(finished_at, started_at)),
+                                     case when arg_max_null(finished_at, coalesce(finished_at, started_at)) is null
                                      then 'the load started at ' || max(started_at) ||
                                           ' did not finish (killed or still running)' end)
                         from {LOADS_TABLE} group by source""", ())

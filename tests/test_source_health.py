@@ -63,10 +63,12 @@ def test_a_load_of_some_frameworks_resolves_nothing_and_a_killed_load_shows_unfi
     record_load(run, "github", "r0", DAY0, {"listing a/b": "HTTP 502"}, None, 5, 5)
     record_load(run, "github", "r1", DAY0, {}, None, 5, 0, resolve=False)
     assert [f["item"] for f in source_status(run, ["github"])[0].open_failures] == ["listing a/b"]
-    record_start(run, "arxiv", "r2", DAY0)  # the process died before record_load
+    record_load(run, "arxiv", "r1", DAY0, {}, None, 7, 7)
+    at(1)
+    record_start(run, "arxiv", "r2", DAY0 + timedelta(days=1))  # the process died before record_load
     arxiv = source_status(run, ["arxiv"])[0]
     assert not arxiv.last_load_complete and "did not finish" in arxiv.error
-    at(1)
+    at(2)
     record_load(run, "arxiv", "r3", DAY0, {}, None, 7, 7)
     assert source_status(run, ["arxiv"])[0].healthy
 
