@@ -102,14 +102,16 @@ def source_status(run: Run, sources: Sequence[str], now: datetime | None = None,
                (SCHEMA, LOADS_TABLE.split(".")[1])):
         loads, failures = [], []
     else:
-        # the latest load (by when it finished, or started if it never did): one that never finished
-        # (killed) counts as incomplete (arg_max_null: its null `complete` must not be skipped)
+        # the latest load: by when it finished, or started if it never did (killed), which then counts as
+        # incomplete (arg_max_null: its null `complete` must not be skipped); at the same time (a
+        # replayed clock) a finished load is later than one that never finished
+        latest = "epoch_us(coalesce(finished_at, started_at)) * 2 + (finished_at is not null)::int"
         loads = run(f"""select source, max(coalesce(finished_at, started_at)),
                             max(finished_at) filter (where complete),
-                            coalesce(arg_max_null(complete, coalesce(finished_at, started_at)), false),
-                            coalesce(arg_max(rows, coalesce(finished_at, started_at)), arg_max(rows, finished_at)),
-                            coalesce(arg_max_null(error, coalesce(finished_at, started_at)),
-                                     case when arg_max_null(finished_at, coalesce(finished_at, started_at)) is null
+                            coalesce(arg_max_null(complete, {latest}), false),
+                            coalesce(arg_max(rows, {latest}), arg_max(rows, finished_at)),
+                            coalesce(arg_max_null(error, {latest}),
+                                     case when arg_max_null(finished_at, {latest}) is null
                                      then 'the load started at ' || max(started_at) ||
                                           ' did not finish (killed or still running)' end)
                         from {LOADS_TABLE} group by source""", ())

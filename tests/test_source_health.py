@@ -68,8 +68,8 @@ def test_a_load_of_some_frameworks_resolves_nothing_and_a_killed_load_shows_unfi
     record_start(run, "arxiv", "r2", DAY0 + timedelta(days=1))  # the process died before record_load
     arxiv = source_status(run, ["arxiv"])[0]
     assert not arxiv.last_load_complete and "did not finish" in arxiv.error
-    at(2)
-    record_load(run, "arxiv", "r3", DAY0, {}, None, 7, 7)
+    record_start(run, "arxiv", "r3", DAY0 + timedelta(days=1))  # retried at the same (replayed) time
+    record_load(run, "arxiv", "r3", DAY0 + timedelta(days=1), {}, None, 7, 7)
     assert source_status(run, ["arxiv"])[0].healthy
 
 
