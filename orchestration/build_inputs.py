@@ -1,7 +1,7 @@
 """Does the dbt build have anything to do? A digest of everything it reads, kept with what it built.
 
-The models read nothing but the raw tables, the dbt project (models, macros, seeds, vars) and dbt
-itself: no model reads the clock. So when none of these changed since the build of the published
+The models read nothing but the raw tables, the dbt project (models, macros, seeds, vars), the
+framework registry file and dbt itself: no model reads the clock. So when none of these changed since the build of the published
 snapshot, building again would give the same tables, and a refresh may skip it (and with it the
 checks, publish and site steps that follow, which then have nothing new either).
 
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingestion import config
 from ingestion.pipelines import DATASETS
 from orchestration.dbt_project import project_files
 
@@ -58,7 +59,8 @@ def raw_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def inputs_digest(con: duckdb.DuckDBPyConnection, project_dir: Path) -> str:
-    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)}".encode()).hexdigest()
+    registry = hashlib.sha256(config.frameworks_csv().read_bytes()).hexdigest()  # stg_registry__frameworks reads it
+    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)} {registry}".encode()).hexdigest()
 
 
 def built_digest(path: Path) -> str | None:

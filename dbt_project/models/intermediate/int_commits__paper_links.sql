@@ -42,7 +42,7 @@ docs_paths as (
     select
         framework_id,
         unnest({{ split_to_array('docs_paths', ';') }}) as docs_prefix
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
 ),
 
 by_arxiv_id as (

@@ -82,17 +82,17 @@ framework_names as (
     select
         framework_id,
         {{ method_token('framework_id') }} as token
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
     union
     select
         framework_id,
         {{ method_token('display_name') }}
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
     union
     select
         framework_id,
         {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
 ),
 
 token_history as (
