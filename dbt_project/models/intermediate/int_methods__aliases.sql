@@ -11,6 +11,7 @@
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
 --                      trains or serves, not the paper's method
+--   is_short_acronym   three letters or fewer (not curated): too short to name one method alone
 --   is_setting_name    one word plus RL (swe_rl, logic_rl): what is trained, not a method's name
 --                      (a curated catalogue name is kept)
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
@@ -158,6 +159,9 @@ assessed as (
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
+        -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
+        bool_or(n.alias_source <> 'catalogue' and length(n.alias_token) <= 3) as is_short_acronym,
         -- one word plus RL (SWE-RL, Logic-RL): a setting trained with RL, a description, not a name
         bool_or(
             n.alias_source <> 'catalogue'
@@ -198,7 +202,7 @@ select
     first_seen_at,
     case
         when
-            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name
+            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name or is_short_acronym
             or coalesce(predates_paper, false)
             then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
@@ -211,6 +215,7 @@ select
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
         when is_setting_name then 'a setting plus RL: describes what is trained, names no method'
+        when is_short_acronym then 'an acronym of three letters or fewer: named only beside its arXiv id'
         when coalesce(predates_paper, false)
             then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
                 || ', before the paper'
