@@ -185,7 +185,7 @@ def run_dbt(warehouse: Path, work: Path, dbt_vars: dict | None = None) -> None:
 # The linking parameters (dbt vars) a fold may tune, each over a few values around the default.
 LOFO_GRID = {
     "ordinary_word_zipf": (2.5, 3.0, 3.5),
-    "ordinary_token_commit_share": (0.001, 0.002, 0.004),
+    "ordinary_token_commit_share": (0.002, 0.004),
     "alias_predates_grace_days": (14, 30, 60),
 }
 

@@ -3,10 +3,12 @@
 --   implementation  code a user can turn on: a def/class, an option value or config key, a new
 --                   file or folder named after it, its id in implementing code, a commit "add X"
 --   documented      a docs page (or an example's/recipe's README) documenting it: its heading,
---                   its file name, a config snippet, its id in the page's prose
+--                   its file name, a config snippet, its id in the page's prose, its id in the
+--                   references or lists of a page documenting that method (method_pages)
 --   citation        a mention that is no implementation: a list entry, a news line, related work,
 --                   a README's prose, data/evaluation/test files, a plain commit message
---   rejected        the alias is not evidence of this paper (see int_methods__aliases)
+--   rejected        the alias is not evidence of this paper (see int_methods__aliases), or a name
+--                   of ordinary words outside code places (a heading, a fragment of a file name)
 -- evidence_reason says what was found and why it counts or not. Only added lines and messages are
 -- mined, so deleted code never counts.
 with commits as (
