@@ -6,7 +6,7 @@ with registry as (
 {%- if registry_csv %}
     select * from read_csv('{{ registry_csv | replace("'", "''") }}', header = true, all_varchar = true)
 {%- else %}
-    select * from {{ ref('stg_registry__frameworks') }}
+    select * from {{ ref('frameworks') }}
 {%- endif %}
 )
 
