@@ -156,7 +156,11 @@ placed as (
         end as place,
         {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file,
         -- the path's parts in token form, each between slashes: '/examples/search_r1_like/run_sh/'
-        '/' || regexp_replace(lower(l.path), '[^a-z0-9/]+', '_', 'g') || '/' as path_parts
+        '/' || regexp_replace(lower(l.path), '[^a-z0-9/]+', '_', 'g') || '/' as path_parts,
+        -- a page's name: its file's, or its folder's for an index page (docs/gspo.md, docs/cispo/index.md)
+        regexp_replace(
+            regexp_replace(l.path, '/(index|readme)\.[A-Za-z]+$', '', 'i'), '^.*/|\.[A-Za-z]+$', '', 'g'
+        ) as page_name
     from linked as l
 ),
 
@@ -191,10 +195,7 @@ method_pages as (
     left join aliases as a
         on
             l.arxiv_id = a.arxiv_id and not a.is_framework_name and not a.is_model_name
-            and strpos(
-                '_' || {{ method_token("regexp_replace(regexp_replace(l.path, '/(index|readme)\\.[A-Za-z]+$', '', 'i'), '^.*/|\\.[A-Za-z]+$', '', 'g')") }} || '_',
-                '_' || a.alias_token || '_'
-            ) > 0
+            and strpos('_' || {{ method_token('l.page_name') }} || '_', '_' || a.alias_token || '_') > 0
     where l.match_kind = 'arxiv_id' and l.place = 'docs' and l.is_docs_file
     group by l.framework_id, l.sha, l.path, l.arxiv_id
     having
@@ -365,7 +366,9 @@ select
         when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
             then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'
         when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
-        when g.evidence_grade = 'documented' and g.is_method_page and g.mention_context in ('docs_list', 'related_work', 'inline_citation')
+        when
+            g.evidence_grade = 'documented' and g.is_method_page
+            and g.mention_context in ('docs_list', 'related_work', 'inline_citation')
             then 'its id in the references of a page documenting the method'
         when g.evidence_grade = 'documented' then 'documented as supported'
         when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'

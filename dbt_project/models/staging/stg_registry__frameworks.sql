@@ -3,11 +3,11 @@
 -- `rltrack frameworks add` wrote one), else the `frameworks` seed (the default registry).
 {%- set registry_csv = env_var('RLTRACK_FRAMEWORKS_CSV', '') %}
 with registry as (
-{%- if registry_csv %}
-    select * from read_csv('{{ registry_csv | replace("'", "''") }}', header = true, all_varchar = true)
-{%- else %}
-    select * from {{ ref('frameworks') }}
-{%- endif %}
+    {%- if registry_csv %}
+        select * from read_csv('{{ registry_csv | replace("'", "''") }}', header = true, all_varchar = true)
+    {%- else %}
+        select * from {{ ref('frameworks') }}
+    {%- endif %}
 )
 
 select
