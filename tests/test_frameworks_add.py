@@ -119,3 +119,15 @@ def test_an_added_framework_is_tracked_from_its_first_refresh(tmp_path):
     assert any("tinyrl" in p.name.lower() for p in (tmp_path / "site").rglob("*.html"))
     report = _cli("report", "--out", str(tmp_path / "report.html"), data_dir=data)
     assert report.returncode == 0 and "TinyRL" in (tmp_path / "report.html").read_text()
+
+    # taken off the registry: the next refresh leaves it out of the models (its raw rows stay)
+    removed = _cli("frameworks", "remove", "tinyrl", data_dir=data)
+    assert removed.returncode == 0, removed.stderr
+    (world / "world.json").write_text(json.dumps({  # the world without it, with another framework
+        "frameworks": ["trl"], "repos": {"trl": str(TINY / "repos" / "trl.bundle")}}))
+    again = _cli("refresh", "--world", str(world), data_dir=data)
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
+    with duckdb.connect(str(data / "published" / "warehouse.duckdb"), read_only=True) as con:
+        for table in ("marts.dim_frameworks", "marts.fct_method_adoptions", "intermediate.int_threads__unified"):
+            assert not con.execute(f"select * from {table} where framework_id = 'tinyrl'").fetchall(), table
+        assert con.execute("select count(*) from raw_git.commits where framework_id = 'tinyrl'").fetchone()[0] == 2
