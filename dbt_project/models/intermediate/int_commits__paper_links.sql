@@ -81,7 +81,24 @@ aliases as (
         is_framework_name,
         is_model_name,
         bool_or(alias_source = 'catalogue') as is_catalogued
-    from {{ ref('int_methods__aliases') }}
+    from (
+        -- an acronym of three letters or fewer (ESS, OPD) is shared by too many things (a statistic,
+        -- a tool) to name this paper's method in code alone: only beside its arXiv id (corroborated)
+        select
+            arxiv_id,
+            alias_token,
+            alias_source,
+            is_framework_name,
+            is_model_name,
+            case when is_short_acronym and alias_status = 'usable' then 'rejected' else alias_status end
+                as alias_status,
+            case
+                when is_short_acronym and alias_status = 'usable'
+                    then 'an acronym of three letters or fewer: named only beside its arXiv id'
+                else alias_reason
+            end as alias_reason
+        from {{ ref('int_methods__aliases') }}
+    ) as a
     group by arxiv_id, alias_token, alias_status, alias_reason, is_framework_name, is_model_name
 ),
 

@@ -11,7 +11,8 @@
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
 --                      trains or serves, not the paper's method
---   is_short_acronym   three letters or fewer (not curated): too short to name one method alone
+--   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
+--                      alone (int_commits__paper_links takes it only beside the paper's id)
 --   is_setting_name    one word plus RL (swe_rl, logic_rl): what is trained, not a method's name
 --                      (a curated catalogue name is kept)
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
@@ -199,10 +200,11 @@ select
     coalesce(is_model_name, false) as is_model_name,
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
+    coalesce(is_short_acronym, false) as is_short_acronym,
     first_seen_at,
     case
         when
-            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name or is_short_acronym
+            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name
             or coalesce(predates_paper, false)
             then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
@@ -215,7 +217,6 @@ select
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
         when is_setting_name then 'a setting plus RL: describes what is trained, names no method'
-        when is_short_acronym then 'an acronym of three letters or fewer: named only beside its arXiv id'
         when coalesce(predates_paper, false)
             then 'in ' || first_seen_framework_id || ' since ' || cast(cast(first_seen_at as date) as varchar)
                 || ', before the paper'
