@@ -9,7 +9,13 @@ recall on in-window pairs, the share of found pairs dated within 7 days of the t
 false and missed pairs with their evidence.
 
 Every framework with a mirror is mined (a name that predates a paper in *any* tracked framework
-is not evidence of it); the truth covers the dev frameworks (trl, verl, openrlhf, slime).
+is not evidence of it); the truth covers all nine frameworks of the default registry.
+
+With `--lofo` it measures generalisation: leave one framework out. Every setting of the linking
+parameters in LOFO_GRID (dbt vars) is built once; for each framework, the setting with the best
+pooled F1 on the other eight is chosen and that framework is scored with it. The first table
+(the project's settings, rules written while reading all nine) is a fit figure; the LOFO table is
+the result.
 
 With `--list-claims` it also lists the in-window pairs it claims in the frameworks the truth
 does not cover (held out), with their first evidence, for adjudication by hand; `--sample N`
@@ -18,7 +24,7 @@ precision against hand verdicts and lists the claims without one.
 
 Usage:
   python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
-                           [--papers-cache /work/main/data/real_world/papers] [--quiet]
+                           [--papers-cache /work/main/data/real_world/papers] [--quiet] [--lofo]
                            [--list-claims [--sample 40 --seed 14] [--adjudication verdicts.csv]]
 """
 
@@ -160,17 +166,78 @@ def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers:
     con.close()
 
 
-def run_dbt(warehouse: Path, work: Path) -> None:
+def run_dbt(warehouse: Path, work: Path, dbt_vars: dict | None = None) -> None:
     started = time.perf_counter()
     args = [dbt_executable(), "build", "--select", *MODELS.split(), "--exclude", "resource_type:test",
             "resource_type:unit_test",
             "--project-dir", str(DBT_PROJECT_DIR), "--profiles-dir", str(DBT_PROJECT_DIR),
-            "--target-path", str(work / "target"), "--log-path", str(work / "logs")]
-    env = {**os.environ, "RLTRACK_WAREHOUSE": str(warehouse)}
+            "--target-path", str(work / "target"), "--log-path", str(work / "logs"),
+            *(["--vars", json.dumps(dbt_vars)] if dbt_vars else [])]
+    env = {**os.environ, "RLTRACK_WAREHOUSE": str(warehouse), "RLTRACK_FRAMEWORKS_CSV": str(config.frameworks_csv())}
     proc = subprocess.run(args, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"dbt failed:\n{proc.stdout[-4000:]}")
-    print(f"  dbt build {MODELS}: {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    print(f"  dbt build {MODELS}{' ' + json.dumps(dbt_vars) if dbt_vars else ''}: "
+          f"{time.perf_counter() - started:.1f}s", file=sys.stderr)
+
+
+# --- leave one framework out -----------------------------------------------------------------
+# The linking parameters (dbt vars) a fold may tune, each over a few values around the default.
+LOFO_GRID = {
+    "ordinary_word_zipf": (2.5, 3.0, 3.5),
+    "ordinary_token_commit_share": (0.002, 0.004),
+    "alias_predates_grace_days": (14, 30, 60),
+}
+
+
+def _pooled(rows: list[dict]) -> dict:
+    tot = {k: sum(r[k] for r in rows) for k in ("found", "true", "tp", "on_time_n")}
+    p, r = tot["tp"] / max(1, tot["found"]), tot["tp"] / max(1, tot["true"])
+    return {**tot, "precision": p, "recall": r, "on_time": tot["on_time_n"] / max(1, tot["tp"]),
+            "f1": 2 * p * r / max(1e-9, p + r)}
+
+
+def leave_one_framework_out(warehouse: Path, truth: Path, work: Path) -> list[dict]:
+    """Each linking setting of LOFO_GRID built once; per held-out framework, the setting with the best
+    pooled F1 on the other frameworks (ties: the setting nearest the default), scored on the held-out
+    one. Returns one row per fold with the setting chosen."""
+    import itertools
+
+    names = list(LOFO_GRID)
+    default = tuple(_project_vars()[n] for n in names)
+    settings = list(itertools.product(*LOFO_GRID.values()))
+    scored = {}
+    for setting in settings:
+        run_dbt(warehouse, work, dict(zip(names, setting)))
+        scored[setting] = {r["framework"]: r for r in measure(warehouse, truth, verbose=False)}
+    folds = []
+    for held_out in sorted(next(iter(scored.values()))):
+        def train_score(setting):
+            rows = [r for fw, r in scored[setting].items() if fw != held_out]
+            distance = sum(a != b for a, b in zip(setting, default))
+            return (round(_pooled(rows)["f1"], 6), -distance)
+        best = max(settings, key=train_score)
+        folds.append({**scored[best][held_out], "setting": dict(zip(names, best)),
+                      "train_f1": train_score(best)[0]})
+    return folds
+
+
+def _project_vars() -> dict:
+    import yaml
+
+    return yaml.safe_load((DBT_PROJECT_DIR / "dbt_project.yml").read_text())["vars"]
+
+
+def print_table(rows: list[dict], title: str, extra: str | None = None) -> None:
+    print(f"\n{title}")
+    print(f"{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'precision':>9} {'recall':>7} {'dates<=7d':>9}"
+          + (f"  {extra}" if extra else ""))
+    for r in rows:
+        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
+              f"{r['recall']:>7.2f} {r['on_time']:>9.0%}" + (f"  {r[extra]}" if extra else ""))
+    tot = _pooled(rows)
+    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['precision']:>9.2f} "
+          f"{tot['recall']:>7.2f} {tot['on_time']:>9.0%}")
 
 
 def _day(value: str | None) -> date | None:
@@ -289,6 +356,8 @@ def main() -> None:
         *(base / "data" / "real_world" / "papers" for base in (ROOT, _main_checkout()))))
     ap.add_argument("--work", type=Path, default=ROOT / "data" / "fidelity")
     ap.add_argument("--quiet", action="store_true", help="only the table")
+    ap.add_argument("--lofo", action="store_true", help="also leave one framework out: tune the linking "
+                    f"settings ({', '.join(LOFO_GRID)}) on eight frameworks, score the ninth")
     ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")
     ap.add_argument("--sample", type=int, help="with --list-claims: a random sample of this many")
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
@@ -312,13 +381,14 @@ def main() -> None:
     build_warehouse(warehouse, git_files, papers)
     run_dbt(warehouse, args.work)
     table = measure(warehouse, args.truth, not args.quiet)
-    print(f"\n{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'precision':>9} {'recall':>7} {'dates<=7d':>9}")
-    for r in table:
-        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
-              f"{r['recall']:>7.2f} {r['on_time']:>9.0%}")
-    tot = {k: sum(r[k] for r in table) for k in ("found", "true", "tp", "on_time_n")}
-    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['tp'] / max(1, tot['found']):>9.2f} "
-          f"{tot['tp'] / max(1, tot['true']):>7.2f} {tot['on_time_n'] / max(1, tot['tp']):>9.0%}")
+    print_table(table, "with the project's settings (rules written reading all nine: a fit figure)")
+    if args.lofo:
+        folds = leave_one_framework_out(warehouse, args.truth, args.work)
+        for f in folds:
+            f["chosen"] = " ".join(f"{k}={v}" for k, v in f["setting"].items())
+        print_table(folds, "leave one framework out (settings tuned on the other eight, scored on this one)",
+                    extra="chosen")
+        run_dbt(warehouse, args.work)  # leave the warehouse as the project's settings build it
     if args.list_claims:
         claims = held_out_claims(warehouse, args.truth)
         print_claims(claims, args.sample, args.seed)

@@ -66,13 +66,24 @@ class Framework:
         return (self.repo, *self.former_repos)
 
 
-def _split(value: str) -> tuple[str, ...]:
+def split_list(value: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value.split(";") if v.strip())
 
 
+def user_frameworks_csv() -> Path:
+    """The registry the user extends (`rltrack frameworks add`), kept with the data."""
+    return data_dir() / "frameworks.csv"
+
+
 def frameworks_csv() -> Path:
-    """The registry file: the dbt seed, or `RLTRACK_FRAMEWORKS_CSV` (same columns; synthetic worlds)."""
-    return Path(os.environ.get("RLTRACK_FRAMEWORKS_CSV") or FRAMEWORKS_SEED)
+    """The registry file: `RLTRACK_FRAMEWORKS_CSV` (same columns; synthetic worlds), else the
+    user's registry in the data dir once `rltrack frameworks add` wrote one, else the default
+    (the dbt seed: the nine frameworks)."""
+    override = os.environ.get("RLTRACK_FRAMEWORKS_CSV")
+    if override:
+        return Path(override).resolve()
+    user = user_frameworks_csv()
+    return user if user.exists() else FRAMEWORKS_SEED
 
 
 def frameworks(csv_path: Path | None = None) -> list[Framework]:
@@ -83,11 +94,11 @@ def frameworks(csv_path: Path | None = None) -> list[Framework]:
                 framework_id=r["framework_id"],
                 display_name=r["display_name"],
                 repo=r["repo"],
-                former_repos=_split(r["former_repos"]),
+                former_repos=split_list(r["former_repos"]),
                 default_branch=r["default_branch"] or "main",
-                maintainer_orgs=_split(r["maintainer_orgs"]),
-                maintainer_domains=_split(r["maintainer_domains"]),
-                docs_paths=_split(r["docs_paths"]),
+                maintainer_orgs=split_list(r["maintainer_orgs"]),
+                maintainer_domains=split_list(r["maintainer_domains"]),
+                docs_paths=split_list(r["docs_paths"]),
                 in_sample=(r.get("in_sample") or "").strip().lower() == "true",
             )
             for r in csv.DictReader(fh)

@@ -22,7 +22,7 @@ ARXIV_OAI = "http://export.arxiv.org/oai2"
 ARXIV_WEB = "https://arxiv.org"
 GITHUB_API = "https://api.github.com"
 GIT_REMOTE_TEMPLATE = "https://github.com/{repo}.git"
-_REPO_ENV = "RLTRACK_GIT_REPO_"  # + FRAMEWORK_ID (upper case): a local repository or a clone URL
+REPO_ENV = "RLTRACK_GIT_REPO_"  # + FRAMEWORK_ID (upper case): a local repository or a clone URL
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,8 @@ class World:
             arxiv_oai=env("RLTRACK_ARXIV_OAI") or ARXIV_OAI,
             arxiv_web=(env("RLTRACK_ARXIV_WEB") or ARXIV_WEB).rstrip("/"),
             github_api=(env("RLTRACK_GITHUB_API") or GITHUB_API).rstrip("/"),
-            repos=tuple(sorted((key.removeprefix(_REPO_ENV).lower(), value) for key, value in os.environ.items()
-                               if key.startswith(_REPO_ENV) and value)),
+            repos=tuple(sorted((key.removeprefix(REPO_ENV).lower(), value) for key, value in os.environ.items()
+                               if key.startswith(REPO_ENV) and value)),
             repos_dir=config.data_dir() / "repos",
             remote_template=env("RLTRACK_GIT_REMOTE_TEMPLATE") or GIT_REMOTE_TEMPLATE,
         )

@@ -1,7 +1,7 @@
 """Does the dbt build have anything to do? A digest of everything it reads, kept with what it built.
 
-The models read nothing but the raw tables, the dbt project (models, macros, seeds, vars) and dbt
-itself: no model reads the clock. So when none of these changed since the build of the published
+The models read nothing but the raw tables, the dbt project (models, macros, seeds, vars), the
+framework registry file and dbt itself: no model reads the clock. So when none of these changed since the build of the published
 snapshot, building again would give the same tables, and a refresh may skip it (and with it the
 checks, publish and site steps that follow, which then have nothing new either).
 
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import duckdb
 
+from ingestion import config
 from ingestion.pipelines import DATASETS
 from orchestration.dbt_project import project_files
 from orchestration.source_health import duckdb_runner, status_fingerprint
@@ -59,10 +60,12 @@ def raw_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def inputs_digest(con: duckdb.DuckDBPyConnection, project_dir: Path) -> str:
-    """The project, the raw tables, and the sources' open failures: a snapshot must say which
-    sources it lacks, so a failure that opens or closes publishes again."""
+    """The project, the raw tables, the framework registry (stg_registry__frameworks reads it) and the
+    sources' open failures: a snapshot must say which sources it lacks, so a failure that opens or
+    closes publishes again."""
     status = status_fingerprint(duckdb_runner(con))
-    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)} {status}".encode()).hexdigest()
+    registry = hashlib.sha256(config.frameworks_csv().read_bytes()).hexdigest()
+    return hashlib.sha256(f"{project_digest(project_dir)} {raw_digest(con)} {registry} {status}".encode()).hexdigest()
 
 
 def built_digest(path: Path) -> str | None:

@@ -315,6 +315,35 @@ def cmd_docs(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_frameworks(args: argparse.Namespace) -> int:
+    """The registry the user extends: list, add OWNER/NAME, remove ID."""
+    _configure(args)
+    from ingestion import config
+    from orchestration import registry
+    from orchestration.analyst.sql import format_table
+
+    try:
+        if args.action == "add":
+            row, path = registry.add(registry.NewFramework(
+                repo=args.repo, framework_id=args.id, display_name=args.name, docs_paths=tuple(args.docs or ()),
+                maintainer_orgs=tuple(args.org or ()), maintainer_domains=tuple(args.domain or ()),
+                default_branch=args.branch))
+            print(f"added {row['framework_id']} ({row['repo']}, default branch {row['default_branch']}) to {path}; "
+                  "the next refresh mines its history and threads")
+        elif args.action == "remove":
+            path = registry.remove(args.framework_id)
+            print(f"removed {args.framework_id} from {path}")
+    except registry.RegistryError as exc:
+        print(f"rltrack: {exc}", file=sys.stderr)
+        return 2
+    if args.action == "list":
+        rows = [(f.framework_id, f.display_name, f.repo, f.default_branch, "; ".join(f.docs_paths),
+                 "; ".join(f.maintainer_orgs)) for f in config.frameworks()]
+        print(format_table(["id", "name", "repository", "branch", "docs", "maintainers"], rows))
+        print(f"\nregistry: {config.frameworks_csv()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rltrack", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -388,6 +417,24 @@ def build_parser() -> argparse.ArgumentParser:
     pool.add_argument("--from", dest="first", metavar="YYYY-MM", help="first month (default: the study window's)")
     pool.add_argument("--to", dest="last", metavar="YYYY-MM", help="last month (default: the study window's)")
     pool.set_defaults(func=cmd_pool_size)
+
+    frameworks = sub.add_parser("frameworks", parents=[common], help="the tracked frameworks: list, add OWNER/NAME, "
+                                "remove ID (a registry kept in the data dir)")
+    actions = frameworks.add_subparsers(dest="action", required=True)
+    actions.add_parser("list", parents=[common], help="the registry").set_defaults(func=cmd_frameworks)
+    add = actions.add_parser("add", parents=[common], help="track a framework from the next refresh on")
+    add.add_argument("repo", help="its GitHub repository, OWNER/NAME")
+    add.add_argument("--id", help="framework id (default: the repository's name, lower snake case)")
+    add.add_argument("--name", help="display name (default: the repository's name)")
+    add.add_argument("--docs", action="append", metavar="PATH", help="a docs folder (repeatable; default docs/)")
+    add.add_argument("--org", action="append", metavar="ORG", help="a maintaining organisation (repeatable)")
+    add.add_argument("--domain", action="append", metavar="DOMAIN",
+                     help="an e-mail domain only the maintainers use (repeatable)")
+    add.add_argument("--branch", help="default branch (default: detected from the repository)")
+    add.set_defaults(func=cmd_frameworks)
+    remove = actions.add_parser("remove", parents=[common], help="stop tracking a framework")
+    remove.add_argument("framework_id")
+    remove.set_defaults(func=cmd_frameworks)
 
     docs = sub.add_parser("docs", parents=[common], help="generate the dbt docs site (data dictionary)")
     docs.add_argument("--out", help="folder for the site (default <data-dir>/dbt_docs)")

@@ -37,8 +37,10 @@ def dbt_executable() -> str:
 
 
 def dbt_env() -> dict[str, str]:
-    """Environment for dbt: the warehouse path resolved to an absolute path."""
-    return {**os.environ, "RLTRACK_WAREHOUSE": str(config.warehouse_path())}
+    """Environment for dbt: the warehouse path resolved to an absolute path, and the registry every
+    source reads (stg_registry__frameworks reads the same file)."""
+    return {**os.environ, "RLTRACK_WAREHOUSE": str(config.warehouse_path()),
+            "RLTRACK_FRAMEWORKS_CSV": str(config.frameworks_csv())}
 
 
 def project_files(project_dir: Path = DBT_PROJECT_DIR) -> Iterator[Path]:

@@ -134,14 +134,14 @@ def _git(repo: Path, day: str, *args: str) -> str:
                           text=True).stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def linked(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("traps")
+def link_history(tmp: Path, history: list, papers: list[dict]):
+    """A generated repository of `history` ((day, message, files) commits on `main`), mined by the
+    product miner and linked to `papers` by the dbt models: (read-only connection, sha per day)."""
     repo = tmp / "repo"
     repo.mkdir()
     _git(repo, "2024-06-01", "init", "-q", "-b", "main")
     shas = {}
-    for day, message, files in HISTORY:
+    for day, message, files in history:
         for name, text in files.items():
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
             (repo / name).write_text(text)
@@ -149,9 +149,14 @@ def linked(tmp_path_factory):
         _git(repo, day, "commit", "-q", "-m", message)
         shas[day] = _git(repo, day, "rev-parse", "HEAD")
     warehouse = tmp / "warehouse.duckdb"
-    build_warehouse(warehouse, [mined(FW, repo, tmp / "mined")], PAPERS)
+    build_warehouse(warehouse, [mined(FW, repo, tmp / "mined")], papers)
     run_dbt(warehouse, tmp)
-    con = duckdb.connect(str(warehouse), read_only=True)
+    return duckdb.connect(str(warehouse), read_only=True), shas
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    con, shas = link_history(tmp_path_factory.mktemp("traps"), HISTORY, PAPERS)
     yield con, shas
     con.close()
 
@@ -195,7 +200,11 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "without an RL method" in cited["2503.00021"]  # an environment's name in an example
     assert "inline citation" in cited["2503.00022"]  # "adapted from" in a code comment: borrowed
     assert "inline citation" in cited["2503.00023"]  # "has since been used in" in a docs page
-    assert "model name in a file name" in cited["2503.00025"]  # a run script for the model R1
+    # a run script for the model R1: a model name in a file name, or (its name of ordinary words in the
+    # middle of the file name) a fragment of a longer name
+    script = con.execute("select evidence_grade, evidence_reason from intermediate.int_commits__paper_links "
+                         "where arxiv_id = '2503.00025' and mention_context = 'path'").fetchall()
+    assert script and all(g in ("citation", "rejected") for g, _ in script), script
     assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
     assert "data set named after it" in cited["2503.00027"]  # a config named after the data set it trains on
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "

@@ -337,6 +337,10 @@ def _line_context(line: str, section: str) -> str:
     return "docs_list" if _LIST_RE.match(line) else "docs_text"
 
 
+# a section listing the models a framework runs ("Supported models", "Model zoo"): a link there names
+# a model (whose report is a paper), not a method the framework implements
+_MODELS_SECTION_RE = re.compile(r"\b(?:supported|available|tested|validated) (?:base )?models?\b|"
+                                r"\bmodels? (?:zoo|support(?:ed)?|list|matrix|cards?)\b|支持的模型|模型支持", re.I)
 _URL_OR_TARGET_RE = re.compile(r"\]\([^)]*\)|https?://\S+")
 _PROSE_WORD_RE = re.compile(r"[^\W\d_]{2,}")
 INLINE_WORDS_AFTER = 5
@@ -385,8 +389,11 @@ def _scan_docs(text: str, found: _Found) -> None:
         links = _LINK_TEXT_RE.findall(line)
         if links:
             context = _line_context(line, section)
+            models_list = context in ("docs_text", "docs_list") and bool(_MODELS_SECTION_RE.search(section))
             for link, target in links:
-                if not target.startswith(("http", "#", "mailto:")) and context in ("docs_text", "docs_list"):
+                if models_list:  # a supported-models table lists models, it documents no method
+                    found.tokens(link, "docs_list")
+                elif not target.startswith(("http", "#", "mailto:")) and context in ("docs_text", "docs_list"):
                     found.tokens(link, "feature_link")  # it links to the framework's own code
                 elif context == "docs_text" and _cited_inline(line, link):
                     found.tokens(link, "inline_citation")

@@ -3,10 +3,12 @@
 --   implementation  code a user can turn on: a def/class, an option value or config key, a new
 --                   file or folder named after it, its id in implementing code, a commit "add X"
 --   documented      a docs page (or an example's/recipe's README) documenting it: its heading,
---                   its file name, a config snippet, its id in the page's prose
+--                   its file name, a config snippet, its id in the page's prose, its id in the
+--                   references or lists of a page documenting that method (method_pages)
 --   citation        a mention that is no implementation: a list entry, a news line, related work,
 --                   a README's prose, data/evaluation/test files, a plain commit message
---   rejected        the alias is not evidence of this paper (see int_methods__aliases)
+--   rejected        the alias is not evidence of this paper (see int_methods__aliases), or a name
+--                   of ordinary words outside code places (a heading, a fragment of a file name)
 -- evidence_reason says what was found and why it counts or not. Only added lines and messages are
 -- mined, so deleted code never counts.
 with commits as (
@@ -42,7 +44,7 @@ docs_paths as (
     select
         framework_id,
         unnest({{ split_to_array('docs_paths', ';') }}) as docs_prefix
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
 ),
 
 by_arxiv_id as (
@@ -79,7 +81,24 @@ aliases as (
         is_framework_name,
         is_model_name,
         bool_or(alias_source = 'catalogue') as is_catalogued
-    from {{ ref('int_methods__aliases') }}
+    from (
+        -- an acronym of three letters or fewer (ESS, OPD) is shared by too many things (a statistic,
+        -- a tool) to name this paper's method in code alone: only beside its arXiv id (corroborated)
+        select
+            arxiv_id,
+            alias_token,
+            alias_source,
+            is_framework_name,
+            is_model_name,
+            case when is_short_acronym and alias_status = 'usable' then 'rejected' else alias_status end
+                as alias_status,
+            case
+                when is_short_acronym and alias_status = 'usable'
+                    then 'an acronym of three letters or fewer: named only beside its arXiv id'
+                else alias_reason
+            end as alias_reason
+        from {{ ref('int_methods__aliases') }}
+    ) as a
     group by arxiv_id, alias_token, alias_status, alias_reason, is_framework_name, is_model_name
 ),
 
@@ -152,7 +171,13 @@ placed as (
             when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
         end as place,
-        {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file
+        {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file,
+        -- the path's parts in token form, each between slashes: '/examples/search_r1_like/run_sh/'
+        '/' || regexp_replace(lower(l.path), '[^a-z0-9/]+', '_', 'g') || '/' as path_parts,
+        -- a page's name: its file's, or its folder's for an index page (docs/gspo.md, docs/cispo/index.md)
+        regexp_replace(
+            regexp_replace(l.path, '/(index|readme)\.[A-Za-z]+$', '', 'i'), '^.*/|\.[A-Za-z]+$', '', 'g'
+        ) as page_name
     from linked as l
 ),
 
@@ -171,6 +196,28 @@ dataset_files as (
         l.match_kind = 'alias' and l.mention_context = 'path' and d.mention_kind = 'token'
         and starts_with(d.mention_value, l.mention_value || '_')
         and {{ regex_contains('substr(d.mention_value, length(l.mention_value) + 2)', '^[0-9]+[km](_|$)') }}
+),
+
+method_pages as (
+    -- a docs page dedicated to a method: one in an algorithms folder (docs/algo/, algorithms/), or one
+    -- named after this paper's method (its file, or its folder for an index page: docs/gspo.md,
+    -- docs/cispo/index.md). The paper's id in its references or lists is the method it documents.
+    select
+        l.framework_id,
+        l.sha,
+        l.path,
+        l.arxiv_id,
+        bool_or(a.arxiv_id is not null) as is_named_page
+    from placed as l
+    left join aliases as a
+        on
+            l.arxiv_id = a.arxiv_id and not a.is_framework_name and not a.is_model_name
+            and strpos('_' || {{ method_token('l.page_name') }} || '_', '_' || a.alias_token || '_') > 0
+    where l.match_kind = 'arxiv_id' and l.place = 'docs' and l.is_docs_file
+    group by l.framework_id, l.sha, l.path, l.arxiv_id
+    having
+        bool_or(a.arxiv_id is not null)
+        or bool_or({{ regex_contains('lower(l.path)', '(^|/)(algo|algos|algorithms?)/') }})
 ),
 
 kinds as (
@@ -210,16 +257,36 @@ graded as (
         k.is_read_not_rl,
         o.framework_id is not null as is_own_paper,
         ds.sha is not null as is_dataset_file,
+        mp.arxiv_id is not null as is_method_page,
         ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
             when pl.place in ('data', 'news') then 'citation'
             when pl.place = 'readme' and pl.mention_context not in ('docs_heading', 'feature_link') then 'citation'
+            -- its id in the references or a list of a page documenting that method (not a paper without an
+            -- RL method, nor a data set, benchmark or survey: those are background)
+            when
+                mp.arxiv_id is not null and o.framework_id is null
+                and coalesce(k.paper_kind, '') not in ('not_rl', 'dataset', 'benchmark', 'survey')
+                and (
+                    pl.mention_context in ('docs_list', 'related_work')
+                    or (pl.mention_context = 'inline_citation' and mp.is_named_page)
+                )
+                then 'documented'
             when pl.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data') then 'citation'
+            -- a name of ordinary words names the method only as code does: a def, an option value, a config
+            -- key, or a file or folder named after it (a path part that starts with it: `search_r1_like/`,
+            -- not `run_tinker_reasoning_search.sh`, a fragment of a longer name); never as prose or a heading
             when
                 pl.alias_status = 'needs_method_context'
-                and pl.mention_context not in ('path', 'code_def', 'option_value', 'config_key')
-                and not (pl.mention_context = 'docs_heading' and pl.place = 'docs')
+                and pl.mention_context not in ('code_def', 'option_value', 'config_key')
+                and not (
+                    pl.mention_context = 'path'
+                    and (
+                        strpos(pl.path_parts, '/' || pl.mention_value || '_') > 0
+                        or strpos(pl.path_parts, '/' || pl.mention_value || '/') > 0
+                    )
+                )
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
             -- the name of a paper that proposes no RL method names a model, benchmark, environment or
@@ -269,6 +336,8 @@ graded as (
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
+    left join method_pages as mp
+        on pl.framework_id = mp.framework_id and pl.sha = mp.sha and pl.path = mp.path and pl.arxiv_id = mp.arxiv_id
     left join dataset_files as ds
         on
             pl.framework_id = ds.framework_id and pl.sha = ds.sha and pl.path = ds.path
@@ -314,6 +383,10 @@ select
         when g.evidence_grade = 'citation' and g.message_ids >= {{ var('message_related_work_ids') }}
             then 'a commit message citing ' || cast(g.message_ids as varchar) || ' papers (related work)'
         when g.evidence_grade = 'citation' then 'a commit message naming it, not adding it'
+        when
+            g.evidence_grade = 'documented' and g.is_method_page
+            and g.mention_context in ('docs_list', 'related_work', 'inline_citation')
+            then 'its id in the references of a page documenting the method'
         when g.evidence_grade = 'documented' then 'documented as supported'
         when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'
             then 'implemented (' || g.alias_reason || ')'

@@ -11,6 +11,8 @@
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
 --                      trains or serves, not the paper's method
+--   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
+--                      alone (int_commits__paper_links takes it only beside the paper's id)
 --   is_setting_name    one word plus RL (swe_rl, logic_rl): what is trained, not a method's name
 --                      (a curated catalogue name is kept)
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
@@ -82,17 +84,17 @@ framework_names as (
     select
         framework_id,
         {{ method_token('framework_id') }} as token
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
     union
     select
         framework_id,
         {{ method_token('display_name') }}
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
     union
     select
         framework_id,
         {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
-    from {{ ref('frameworks') }}
+    from {{ ref('stg_registry__frameworks') }}
 ),
 
 token_history as (
@@ -158,6 +160,9 @@ assessed as (
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
         bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
+        -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
+        bool_or(n.alias_source <> 'catalogue' and length(n.alias_token) <= 3) as is_short_acronym,
         -- one word plus RL (SWE-RL, Logic-RL): a setting trained with RL, a description, not a name
         bool_or(
             n.alias_source <> 'catalogue'
@@ -195,6 +200,7 @@ select
     coalesce(is_model_name, false) as is_model_name,
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
+    coalesce(is_short_acronym, false) as is_short_acronym,
     first_seen_at,
     case
         when

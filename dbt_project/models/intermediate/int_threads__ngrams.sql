@@ -2,7 +2,12 @@
 -- aliases ("Dr. GRPO" -> dr, grpo, dr_grpo). Incremental: a refresh tokenises only the threads
 -- that newer dlt loads delivered (delete+insert per thread), so naming papers is one equality
 -- join of these n-grams with the current aliases (int_threads__paper_mentions).
-{{ config(materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert') }}
+-- The n-grams of a thread that left int_threads__unified (its framework taken off the registry) go too.
+{{ config(
+    materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert',
+    post_hook="delete from {{ this }} where thread_id not in (select u.thread_id from "
+        ~ "{{ ref('int_threads__unified') }} as u)"
+) }}
 
 with threads as (
     select

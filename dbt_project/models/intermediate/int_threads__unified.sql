@@ -4,7 +4,12 @@
 -- bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
 -- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
 -- itself, or any of its replies), from all of their replies (delete+insert per thread).
-{{ config(materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert') }}
+-- Only registered frameworks: the threads of one taken off the registry leave the table.
+{{ config(
+    materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert',
+    post_hook="delete from {{ this }} where framework_id not in (select r.framework_id from "
+        ~ "{{ ref('stg_registry__frameworks') }} as r)"
+) }}
 
 with issues_and_prs as (
     select
@@ -25,6 +30,7 @@ with issues_and_prs as (
         role_signal,
         dlt_load_id
     from {{ ref('stg_github__issues') }}
+    where framework_id in (select r.framework_id from {{ ref('stg_registry__frameworks') }} as r)
     union all
     select
         framework_id,
@@ -44,6 +50,7 @@ with issues_and_prs as (
         role_signal,
         dlt_load_id
     from {{ ref('stg_github__pull_requests') }}
+    where framework_id in (select r.framework_id from {{ ref('stg_registry__frameworks') }} as r)
 ),
 
 comments as (

@@ -1,4 +1,4 @@
--- The tracked frameworks (registry seed), with how much of their history is in the warehouse.
+-- The tracked frameworks (the registry: stg_registry__frameworks), with how much of their history is in the warehouse.
 with commits as (
     select
         framework_id,
@@ -20,5 +20,5 @@ select
     cast(coalesce(c.commits_mined, 0) as bigint) as commits_mined,
     c.first_commit_at,
     c.last_commit_at
-from {{ ref('frameworks') }} as f
+from {{ ref('stg_registry__frameworks') }} as f
 left join commits as c on f.framework_id = c.framework_id

@@ -1,6 +1,9 @@
--- Commits of each framework repository, one row per (framework, sha); the latest load wins.
+-- Commits of each registered framework's repository, one row per (framework, sha); the latest load
+-- wins. A framework taken off the registry (`rltrack frameworks remove`) keeps its raw rows but
+-- leaves the models.
 with source as (
     select * from {{ source('raw_git', 'commits') }}
+    where framework_id in (select r.framework_id from {{ ref('stg_registry__frameworks') }} as r)
 )
 
 select distinct on (framework_id, sha)
