@@ -30,12 +30,13 @@ import csv
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.github.thread_roles import ROLES, ThreadText, thread_role  # noqa: E402
+from ingestion.github.thread_roles import ROLES, ThreadText, cue_features, thread_role  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")
@@ -95,6 +96,63 @@ def evaluate(truth_rows: list[dict], cache: Path) -> dict:
             "missing": missing, "reply": reply, "measured": sum(confusion.values())}
 
 
+def _prf(hand: str, role: str, pairs: list[tuple[str, str]]) -> str:
+    tp = sum(h == hand and r == role for h, r in pairs)
+    fp = sum(h != hand and r == role for h, r in pairs)
+    fn = sum(h == hand and r != role for h, r in pairs)
+    if tp + fn == 0:
+        return f"{'-':>5} {'-':>5} {'(none labelled)':>15}" if not fp else f"{'0.00':>5} {'-':>5} {f'fp {fp}':>15}"
+    p, r = _pr(tp, fp, fn)
+    precision = f"{p:>5.2f}" if tp + fp else f"{'-':>5}"
+    return f"{precision} {r:>5.2f} {f'{tp}/{tp + fn} fp {fp}':>15}"
+
+
+def per_framework(truth_rows: list[dict], cache: Path, predict: Callable[[str, dict], str]) -> list[str]:
+    """One line per framework (repo): threads read / labelled, proposal and failure precision, recall
+    and counts; `predict(repo, item)` gives the role (a held-out fold's model for leave-one-out)."""
+    by_repo: dict[str, list[tuple[str, str]]] = {}
+    labelled: Counter[str] = Counter()
+    for row in truth_rows:
+        labelled[row["repo"]] += 1
+        item = cached_thread(cache, row["repo"], row["number"])
+        if item is not None:
+            by_repo.setdefault(row["repo"], []).append((row["thread_type"], predict(row["repo"], item)))
+    lines = [f"{'framework':<28}{'read':>9}  {'proposal P     R  found/labelled':<33}{'failure P     R  found/labelled'}"]
+    every: list[tuple[str, str]] = []
+    for repo in sorted(labelled, key=str.lower):
+        pairs = by_repo.get(repo, [])
+        every += pairs
+        lines.append(f"{repo:<28}{f'{len(pairs)}/{labelled[repo]}':>9}  {_prf('proposal', 'proposal', pairs)}   "
+                     f"{_prf('failure', 'failure_report', pairs)}")
+    lines.append(f"{'all':<28}{f'{len(every)}/{sum(labelled.values())}':>9}  {_prf('proposal', 'proposal', every)}   "
+                 f"{_prf('failure', 'failure_report', every)}")
+    return lines
+
+
+def learned_lofo(truth_rows: list[dict], cache: Path) -> Callable[[str, dict], str]:
+    """Leave-one-framework-out predictions of a logistic regression over the rules' cue families
+    (`cue_features`): for each framework, a model fitted on the other frameworks' threads only."""
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    cases = [(row["repo"], row["thread_type"], item) for row in truth_rows
+             if (item := cached_thread(cache, row["repo"], row["number"])) is not None]
+    def key(repo: str, item: dict) -> tuple[str, int]:
+        return repo, int(item["number"])
+
+    feats = {key(r, item): cue_features(thread_text(item)) for r, _, item in cases}
+    held_out: dict[tuple[str, int], str] = {}
+    for repo in {r for r, _, _ in cases}:
+        train = [(feats[key(r, item)], hand) for r, hand, item in cases if r != repo]
+        vec = DictVectorizer()
+        x = vec.fit_transform([f for f, _ in train])
+        model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=2000).fit(x, [h for _, h in train])
+        test = [item for r, _, item in cases if r == repo]
+        for item, hand in zip(test, model.predict(vec.transform([feats[key(repo, i)] for i in test]))):
+            held_out[key(repo, item)] = "failure_report" if hand == "failure" else hand
+    return lambda repo, item: held_out[key(repo, item)]
+
+
 def print_report(result: dict, show_errors: bool) -> None:
     (p, r), (tp, fp, fn) = result["pr"], result["counts"]
     print(f"threads measured: {result['measured']}  (missing from the cache: {len(result['missing'])})")
@@ -116,9 +174,11 @@ def print_report(result: dict, show_errors: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--truth", type=Path, default=REPO_ROOT.parent / "shared" / "truth" / "thread_labels_dev.csv")
+    parser.add_argument("--truth", type=Path, default=Path("/work/shared/truth/thread_labels_dev.csv"))
     parser.add_argument("--cache", type=Path, default=REPO_ROOT / "data" / "real_world" / "threads")
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
+    parser.add_argument("--lofo", action="store_true",
+                        help="also a learned model over the cue families, leave-one-framework-out")
     args = parser.parse_args(argv)
     if not args.truth.exists():
         parser.error(f"truth file not found: {args.truth}")
@@ -127,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
     with args.truth.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     print_report(evaluate(rows, args.cache), args.errors)
+    print("\nper framework, rules (threads read from the cache / labelled):")
+    print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))
+    if args.lofo:
+        print("\nper framework, logistic regression over the cue families, leave-one-framework-out:")
+        print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache))))
     return 0
 
 
