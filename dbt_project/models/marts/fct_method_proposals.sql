@@ -38,6 +38,7 @@ proposals as (
         {{ ratio(dbt.datediff('t.created_at', 't.first_maintainer_reply_at', 'hour'), '24', 2) }}
             as days_to_first_maintainer_reply,
         a.arxiv_id is not null as adopted_by_framework,
+        t.is_complete as thread_is_complete,
         case
             when t.merged_at is not null then 'merged'
             when t.state = 'closed' and t.state_reason = 'not_planned' then 'closed_not_planned'
