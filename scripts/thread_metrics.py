@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -61,6 +62,94 @@ def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date 
             if c.get("kind", "comment") in kinds and c.get("created_at")
             and ((c.get("user") or {}).get("login") or "").lower() in maintainers - {author}]
     return date.fromisoformat(min(days)) if days else None
+
+
+def _maintainers(row: dict) -> set[str]:
+    return {m.strip().lower() for m in (row.get("maintainer_logins_seen") or "").split(";") if m.strip()}
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9+]", "", name.lower())
+
+
+def adopted_methods(truth_dir: Path) -> dict[str, set[str]]:
+    """repo -> arXiv ids and normalised method names the framework adopted (adoptions_dev.csv, with
+    the papers' defined method names): the adoption the warehouse gets from fct_method_adoptions."""
+    papers = _read_csv(truth_dir / "paper_labels_dev.csv")
+    defined = {p["arxiv_id"]: [n for n in (p.get("defined_methods") or "").split(";") if n] for p in papers}
+    out: dict[str, set[str]] = {}
+    for a in _read_csv(truth_dir / "adoptions_dev.csv"):
+        names = {_norm(n) for n in [a["method_name"], *defined.get(a["arxiv_id"], [])]}
+        out.setdefault(a["repo"], set()).update({a["arxiv_id"], *names})
+    return out
+
+
+def study_outcome(row: dict, adopted: bool, maintainer_replied: bool) -> str:
+    """fct_method_proposals.study_outcome, from the thread's state and the framework's adoption."""
+    pull = row["is_pull_request"] == "True"
+    if row["merged"] == "True" or (adopted and pull and row["state"] == "open"):
+        return "merged"
+    if adopted and not pull and row["state"] == "closed":
+        return "implemented_elsewhere"
+    if row["state"] == "closed":
+        return "closed"
+    return "open_with_maintainer_reply" if maintainer_replied else "open_without_maintainer_reply"
+
+
+_STUDY_OUTCOME = {"closed_not_done": "closed", "open_without_reply": "open_without_maintainer_reply"}
+
+
+def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -> list[str]:
+    """Per framework: the first maintainer reply (comments and reviews) within a day of the label,
+    and the proposals' study outcome against the label. A thread missing from the cache counts as
+    wrong where the figure needs its replies (never guessed); the proposal's method is its first
+    named method or arXiv id, and adoption comes from the adoption truth."""
+    adoptions = adopted_methods(truth_dir)
+    reply: dict[str, list[int]] = {}  # repo -> [right, labelled, missing]
+    outcome: dict[str, list[int]] = {}
+    wrong: list[str] = []
+    for row in truth_rows:
+        item = cached_thread(cache, row["repo"], row["number"])
+        labelled = row.get("first_maintainer_reply_at") or ""
+        ours = first_reply_day(item, _maintainers(row), {"comment", "review", "review_comment"}) if item else None
+        r = reply.setdefault(row["repo"], [0, 0, 0])
+        if labelled:
+            r[1] += 1
+            r[2] += item is None
+            r[0] += ours is not None and abs((ours - date.fromisoformat(labelled[:10])).days) <= 1
+        if row["thread_type"] != "proposal":
+            continue
+        first = ([i for i in row["named_arxiv_ids"].split(";") if i][:1]
+                 + [_norm(n) for n in row["named_methods"].split(";") if n][:1])
+        adopted = any(k in adoptions.get(row["repo"], set()) for k in first)
+        needs_replies = row["state"] == "open" and row["merged"] != "True" and not adopted
+        o = outcome.setdefault(row["repo"], [0, 0, 0])
+        o[1] += 1
+        if needs_replies and item is None:
+            o[2] += 1
+            continue
+        got = study_outcome(row, adopted, ours is not None)
+        want = _STUDY_OUTCOME.get(row["proposal_outcome"], row["proposal_outcome"])
+        o[0] += got == want
+        if got != want:
+            wrong.append(f"{row['repo']}#{row['number']} label={want} ours={got}")
+    lines = [f"{'framework':<28}{'first maintainer reply':>24}{'proposal outcome':>22}"]
+    for repo in sorted(reply, key=str.lower) + ["all"]:
+        r = [sum(v[i] for v in reply.values()) for i in range(3)] if repo == "all" else reply[repo]
+        o = [sum(v[i] for v in outcome.values()) for i in range(3)] if repo == "all" else outcome.get(repo, [0, 0, 0])
+        lines.append(f"{repo:<28}{_share(r):>24}{_share(o):>22}")
+    return lines + ["(right/labelled, share; 'n miss': not in the cache, counted wrong)", *wrong]
+
+
+def _share(counts: list[int]) -> str:
+    right, total, missing = counts
+    text = f"{right}/{total}" + (f" = {right / total:.2f}" if total else "")
+    return text + (f" ({missing} miss)" if missing else "")
+
+
+def _read_csv(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
 
 
 def _pr(tp: int, fp: int, fn: int) -> tuple[float, float]:
@@ -184,11 +273,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"truth file not found: {args.truth}")
     if not args.cache.is_dir():
         parser.error(f"thread cache not found: {args.cache}")
-    with args.truth.open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows = _read_csv(args.truth)
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, rules (threads read from the cache / labelled):")
     print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))
+    print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
+    print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent)))
     if args.lofo:
         print("\nper framework, logistic regression over the cue families, leave-one-framework-out:")
         print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache))))

@@ -143,7 +143,9 @@ _FAILURE = _rx(
     r"\b(?:are|is|look|looks|seem|seems|became|become)\s+(?:\w+\s+)?(?:wrong|incorrect|off|weird|strange|"
     r"abnormal|suspicious)\b|"
     r"\b(?:training|rollout|inference|train)[-/ ](?:inference|rollout|training|infer)\s+(?:\w+\s+)?mismatch|"
-    r"不收敛|不上升|不下降|下降|震荡|复现")
+    r"\breward hacking\b|\bgarbage (?:output|text|tokens|responses?)\b|"
+    r"不收敛|不上升|不下降|(?:奖励|准确率|精度|分数|reward|acc)\S{0,6}(?:下降|降低|变差)|震荡|"
+    r"(?:无法|不能|没能|未能)复现|复现不了|复现\S{0,10}(?:不一致|差|低)")
 _ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
 _BUG = _rx(r"\bbugs?\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
            r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"

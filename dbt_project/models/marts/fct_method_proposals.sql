@@ -1,9 +1,11 @@
 -- Proposals of a paper's method: threads whose role is `proposal` (an issue asking for the method,
 -- or a pull request bringing it) and that name the paper; who answered (comments and reviews) and
 -- how it ended. Threads that merely name a method (failure reports, questions...) are in
--- fct_thread_method_mentions, not here. `study_outcome` is the study's four-way figure, where an
--- open proposal nobody from the project answered is `open_without_maintainer_reply` whether or not
--- anyone else replied.
+-- fct_thread_method_mentions, not here. `study_outcome` is the study's figure: merged (the pull
+-- request was merged, or is still open while the framework carries the paper's method: it landed
+-- another way), implemented_elsewhere (an issue closed while the framework carries the method),
+-- closed (without it), open_with_maintainer_reply, open_without_maintainer_reply (nobody from the
+-- project answered, whether or not anyone else replied).
 with adoptions as (
     select
         arxiv_id,
@@ -57,7 +59,10 @@ proposals as (
 select
     *,
     case
-        when outcome in ('closed_not_planned', 'closed_completed') then 'closed'
+        when outcome = 'merged' then 'merged'
+        when adopted_by_framework and thread_kind = 'pull_request' and state = 'open' then 'merged'
+        when adopted_by_framework and thread_kind = 'issue' and state = 'closed' then 'implemented_elsewhere'
+        when state = 'closed' then 'closed'
         when outcome = 'open_without_reply' then 'open_without_maintainer_reply'
         else outcome
     end as study_outcome
