@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import re
 import sys
@@ -218,6 +219,21 @@ def per_framework(truth_rows: list[dict], cache: Path, predict: Callable[[str, d
     return lines
 
 
+def by_completeness(truth_rows: list[dict], cache: Path) -> list[str]:
+    """The rules on threads read in full against threads read in part (an excerpt cut, the opening
+    post missing): a partial thread still gets a role, from what was read."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for row in truth_rows:
+        item = cached_thread(cache, row["repo"], row["number"])
+        if item is None:
+            continue
+        group = ("opening post missing" if item.get("opening_post_missing") else
+                 "read in part" if item.get("truncated_excerpt") or item.get("complete") is False else "read in full")
+        groups.setdefault(group, []).append((row["thread_type"], thread_role(thread_text(item))[0]))
+    return [f"{group:<22}{len(pairs):>4} threads  proposal {_prf('proposal', 'proposal', pairs)}   "
+            f"failure {_prf('failure', 'failure_report', pairs)}" for group, pairs in sorted(groups.items())]
+
+
 def learned_lofo(truth_rows: list[dict], cache: Path) -> Callable[[str, dict], str]:
     """Leave-one-framework-out predictions of a logistic regression over the rules' cue families
     (`cue_features`): for each framework, a model fitted on the other frameworks' threads only."""
@@ -266,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", type=Path, default=Path("/work/shared/truth/thread_labels_dev.csv"))
     parser.add_argument("--cache", type=Path, default=REPO_ROOT / "data" / "real_world" / "threads")
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
+    parser.add_argument("--rules-file", type=Path, help="measure another version of thread_roles.py (e.g. "
+                        "`git show REV:ingestion/github/thread_roles.py > /tmp/roles.py`)")
     parser.add_argument("--lofo", action="store_true",
                         help="also a learned model over the cue families, leave-one-framework-out")
     args = parser.parse_args(argv)
@@ -274,9 +292,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cache.is_dir():
         parser.error(f"thread cache not found: {args.cache}")
     rows = _read_csv(args.truth)
+    if args.rules_file:
+        global thread_role
+        spec = importlib.util.spec_from_file_location("rules_under_test", args.rules_file)
+        module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        thread_role = module.thread_role
+        print(f"rules from {args.rules_file} (version {module.CLASSIFIER_VERSION})")
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, rules (threads read from the cache / labelled):")
     print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))
+    print("\nrules by how much of the thread was read (P, R, found/labelled):")
+    print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
     print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent)))
     if args.lofo:

@@ -138,6 +138,12 @@ _FAILURE = _rx(
     r"repeat(?:s|ing|ed)? (?:itself|the same)|nonsense|empty)\b|"
     # a run that gives wrong or unreproducible results
     r"\b(?:worse|lower|much higher|much lower) than (?:expected|reported|the paper|the baseline|before)\b|"
+    r"\b(?:much|significantly|far|way) worse than\b|"
+    r"\b(?:differ\w*|deviat\w*) (?:\w+ ){0,2}from (?:the )?(?:paper|reported|official|expected|published)\b|"
+    r"\b(?:can ?not|can't|unable to|fail(?:s|ed)? to|could ?n[o']?t) (?:match|reach|achieve|get) (?:the )?"
+    r"(?:reported|paper|expected|official|published)|"
+    r"\b(?:loss|kl|grad(?:ient)?[_ ]?norm|entropy)\b[^.\n]{0,20}?\b(?:is|are|becomes?|gets?|goes)\s+"
+    r"(?:huge|very (?:large|high|big)|extremely (?:large|high)|abnormally (?:large|high)|too (?:large|high))\b|"
     r"\b(?:can ?not|can't|unable to|fail(?:s|ed)? to|could ?n[o']?t|did ?n[o']?t)\s+(?:\w+\s+)?reproduce|"
     r"\b(?:results?|metrics?|logprobs?|log[_ ]probs?|rewards?|scores?|accuracy)\b[^.\n]{0,20}?"
     r"\b(?:are|is|look|looks|seem|seems|became|become)\s+(?:\w+\s+)?(?:wrong|incorrect|off|weird|strange|"
