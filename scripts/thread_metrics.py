@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.github.thread_roles import ROLES, ThreadText, cue_features, thread_role  # noqa: E402
+from ingestion.github.thread_roles import ROLES, ThreadText, cue_features, method_names, thread_role  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")
@@ -140,6 +140,28 @@ def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -
         o = [sum(v[i] for v in outcome.values()) for i in range(3)] if repo == "all" else outcome.get(repo, [0, 0, 0])
         lines.append(f"{repo:<28}{_share(r):>24}{_share(o):>22}")
     return lines + ["(right/labelled, share; 'n miss': not in the cache, counted wrong)", *wrong]
+
+
+def method_naming(truth_rows: list[dict], cache: Path) -> list[str]:
+    """How many of the labelled method names and arXiv ids of each cached thread `method_names`
+    finds in its title and opening post, and how many names it finds that no label gives (ordinary
+    words would show up here). The warehouse ties names to papers with the alias table."""
+    found_ids = found_names = ids = names = extra = threads = 0
+    for row in truth_rows:
+        item = cached_thread(cache, row["repo"], row["number"])
+        if item is None:
+            continue
+        threads += 1
+        text = f"{item.get('title') or ''}\n{item.get('body') or ''}"
+        found = method_names(text)
+        ours = {_norm(n) for n in found} | set(found)
+        want_ids = {i for i in row["named_arxiv_ids"].split(";") if i}
+        want_names = {_norm(n) for n in row["named_methods"].split(";") if n}
+        ids, found_ids = ids + len(want_ids), found_ids + len(want_ids & ours)
+        names, found_names = names + len(want_names), found_names + len(want_names & ours)
+        extra += len({_norm(n) for n in found} - want_names - {_norm(i) for i in want_ids})
+    return [f"{threads} cached threads: labelled arXiv ids found {found_ids}/{ids}, labelled method names found "
+            f"{found_names}/{names}; {extra} names found that no label gives (other methods, models, ids)"]
 
 
 def _share(counts: list[int]) -> str:
@@ -306,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
     print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent)))
+    print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
+    print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
         print("\nper framework, logistic regression over the cue families, leave-one-framework-out:")
         print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache))))

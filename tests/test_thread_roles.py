@@ -85,6 +85,7 @@ CASES = [
      "failure_report"),
     ("Outputs degenerate into repetition after step 50", "", "issue", (), "failure_report"),
     ("Rollout logprobs look wrong with tensor parallel 2", "", "issue", (), "failure_report"),
+    ("Validation loss keeps increasing with the default clip range", "", "issue", (), "failure_report"),
     ("grad norm is huge after switching to ZZPO", "", "issue", (), "failure_report"),
     ("Evaluation scores much worse than the other trainer", "Same data and model.", "issue", (), "failure_report"),
     ("Cannot match the reported numbers for the 1.5B recipe", "", "issue", (), "failure_report"),
@@ -131,6 +132,7 @@ def test_method_names_keep_methods_and_ids_and_drop_infrastructure_words() -> No
     names = method_names("Add ZZPO-token and REINFORCE-ZZ++ (2599.01234) on 8 GPUs with CUDA, NCCL and vLLM")
     assert names == ["2599.01234", "ZZPO-token", "REINFORCE-ZZ++"]
     assert method_names("the zzpo loss, not the repo or a typo") == ["zzpo"]
+    assert method_names('ZZPOTrainer(loss_type="dr_zzpo")') == ["ZZPO", "zzpo"]
 
 
 def test_cue_features_are_the_same_keys_for_every_thread() -> None:

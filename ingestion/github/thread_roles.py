@@ -139,6 +139,8 @@ _FAILURE = _rx(
     # a run that gives wrong or unreproducible results
     r"\b(?:worse|lower|much higher|much lower) than (?:expected|reported|the paper|the baseline|before)\b|"
     r"\b(?:much|significantly|far|way) worse than\b|"
+    r"\b(?:loss(?:es)?|kl|grad(?:ient)?[_ ]?norms?)\b[^.\n]{0,30}?\b(?:goes up|went up|keeps? "
+    r"(?:rising|growing|increasing|going up))\b|"
     r"\b(?:differ\w*|deviat\w*) (?:\w+ ){0,2}from (?:the )?(?:paper|reported|official|expected|published)\b|"
     r"\b(?:can ?not|can't|unable to|fail(?:s|ed)? to|could ?n[o']?t) (?:match|reach|achieve|get) (?:the )?"
     r"(?:reported|paper|expected|official|published)|"
@@ -164,8 +166,9 @@ _QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|do
 # a method-like name: an arXiv id or link, an acronym-like token (GRPO, REINFORCE++, SimPO, GSPO-token),
 # or a lower-case "...po" name; infrastructure acronyms and the framework's own vocabulary are not methods
 _ARXIV_REF = _rx(r"\b\d{4}\.\d{4,5}(?:v\d+)?\b|arxiv\.org/|huggingface\.co/papers/")
-_ACRONYM = re.compile(r"(?<![\w/.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
-                      r"(?<![\w/.-])[A-Za-z][\w-]*\+\+|(?<![\w/.-])[a-z]{1,6}po\b")
+_ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"  # the acronym of a class name (GRPOTrainer)
+                      r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
+                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
 _NOT_A_METHOD = _rx(r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|rl|rlhf|sft|fsdp\d?|vllm|sglang|hf|prs?|"
                     r"readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
                     r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|"
@@ -178,9 +181,11 @@ _MAINTENANCE_TAG = _rx(r"\[[^\]]*\b(?:docs?|documentation|ci|tests?|chore|misc|e
 
 def method_names(text: str) -> list[str]:
     """Method-like names in a text, in order: arXiv ids and links, acronym-like tokens ('GRPO',
-    'REINFORCE++', 'GSPO-token', 'SimPO'), lower-case '...po' names; infrastructure acronyms excluded."""
+    'REINFORCE++', 'GSPO-token', 'SimPO', the GRPO of 'GRPOTrainer'), lower-case '...po' names (also
+    inside identifiers: zzpo_trainer); infrastructure acronyms excluded."""
     found = [m.group(0) for m in _ARXIV_REF.finditer(text)]
-    found += [m.group(0) for m in _ACRONYM.finditer(text) if not _NOT_A_METHOD.match(m.group(0).strip("+"))]
+    words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
+    found += [m.group(0) for m in _ACRONYM.finditer(words) if not _NOT_A_METHOD.match(m.group(0).strip("+"))]
     return found
 
 
