@@ -256,9 +256,10 @@ def by_completeness(truth_rows: list[dict], cache: Path) -> list[str]:
             f"failure {_prf('failure', 'failure_report', pairs)}" for group, pairs in sorted(groups.items())]
 
 
-def learned_lofo(truth_rows: list[dict], cache: Path) -> Callable[[str, dict], str]:
+def learned_lofo(truth_rows: list[dict], cache: Path, with_rule_role: bool = True) -> Callable[[str, dict], str]:
     """Leave-one-framework-out predictions of a logistic regression over the rules' cue families
-    (`cue_features`): for each framework, a model fitted on the other frameworks' threads only."""
+    (`cue_features`, with or without the rules' own role): for each framework, a model fitted on the
+    other frameworks' threads only."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -267,7 +268,8 @@ def learned_lofo(truth_rows: list[dict], cache: Path) -> Callable[[str, dict], s
     def key(repo: str, item: dict) -> tuple[str, int]:
         return repo, int(item["number"])
 
-    feats = {key(r, item): cue_features(thread_text(item)) for r, _, item in cases}
+    feats = {key(r, item): {k: v for k, v in cue_features(thread_text(item)).items()
+                            if with_rule_role or not k.startswith("rule_")} for r, _, item in cases}
     held_out: dict[tuple[str, int], str] = {}
     for repo in {r for r, _, _ in cases}:
         train = [(feats[key(r, item)], hand) for r, hand, item in cases if r != repo]
@@ -331,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
     print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
-        print("\nper framework, logistic regression over the cue families, leave-one-framework-out:")
-        print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache))))
+        for with_rule_role, what in ((True, "and the rules' role"), (False, "alone")):
+            print(f"\nper framework, logistic regression over the cue families {what}, leave-one-framework-out:")
+            print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache, with_rule_role))))
     return 0
 
 

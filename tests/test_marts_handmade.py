@@ -260,6 +260,10 @@ def test_proposals_are_the_proposal_role_and_reviews_count_as_replies(marts):
     naming = marts.execute("select thread_id, thread_role from marts.fct_thread_method_mentions "
                            "order by thread_id").fetchall()
     assert naming == [("verl#10", "proposal"), ("verl#7", "proposal"), ("verl#9", "failure_report")]
+    # the paper a thread is about: named in its title, or whatever it names when its title names none
+    assert marts.execute("select thread_id, named_in_title, is_main_method from marts.fct_thread_method_mentions "
+                         "order by thread_id").fetchall() == [
+        ("verl#10", True, True), ("verl#7", True, True), ("verl#9", True, True)]
     assert marts.execute("select thread_id from marts.fct_failure_links").fetchall() == [("verl#9",)]
     # a thread with a part not read is kept, judged from what was read, and marked
     assert marts.execute("select thread_id, thread_is_complete from marts.fct_method_proposals order by thread_id"

@@ -1,5 +1,6 @@
 -- Threads that name a paper: by arXiv id, or by a method alias appearing as a word sequence
--- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo). Matching joins the threads'
+-- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo). named_in_title: the thread's
+-- title names the paper, which ties a proposal to the paper it is about. Matching joins the threads'
 -- stored word n-grams (int_threads__ngrams) to the current aliases on equality, so new aliases
 -- reach old threads without tokenising them again, and the cost never grows as threads x aliases.
 with candidate_ids as (
@@ -13,7 +14,8 @@ by_arxiv_id as (
     select distinct
         c.thread_id,
         p.arxiv_id,
-        'arxiv_id' as match_kind
+        'arxiv_id' as match_kind,
+        p.arxiv_id as title_needle
     from candidate_ids as c
     inner join {{ ref('stg_arxiv__papers') }} as p on c.candidate_id = p.arxiv_id
 ),
@@ -22,7 +24,8 @@ by_alias as (
     select distinct
         n.thread_id,
         a.arxiv_id,
-        'alias' as match_kind
+        'alias' as match_kind,
+        '_' || a.alias_token || '_' as title_needle
     from {{ ref('int_threads__ngrams') }} as n
     inner join {{ ref('int_methods__aliases') }} as a on n.ngram = a.alias_token
     where a.alias_status = 'usable'  -- a distinctive name of one paper (not a word, not older than it)
@@ -32,11 +35,22 @@ matches as (
     select * from by_arxiv_id
     union all
     select * from by_alias
+),
+
+titles as (
+    -- the title as an arXiv-id haystack and as a '_'-delimited method-token haystack
+    select
+        thread_id,
+        title || ' _' || {{ method_token('title') }} || '_' as haystack
+    from {{ ref('int_threads__unified') }}
 )
 
 select
-    thread_id,
-    arxiv_id,
-    min(match_kind) as match_kind
-from matches
-group by thread_id, arxiv_id
+    m.thread_id,
+    m.arxiv_id,
+    min(m.match_kind) as match_kind,
+    -- the title names the paper (its id, or one of its aliases as whole words)
+    coalesce(bool_or(position(m.title_needle in t.haystack) > 0), false) as named_in_title
+from matches as m
+left join titles as t on m.thread_id = t.thread_id
+group by m.thread_id, m.arxiv_id

@@ -22,6 +22,7 @@ proposals as (
         m.thread_kind,
         m.arxiv_id,
         m.match_kind,
+        m.is_main_method,
         m.title,
         t.author,
         t.is_bot as opened_by_bot,
