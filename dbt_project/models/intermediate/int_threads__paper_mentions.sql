@@ -3,7 +3,19 @@
 -- title names the paper, which ties a proposal to the paper it is about. Matching joins the threads'
 -- stored word n-grams (int_threads__ngrams) to the current aliases on equality, so new aliases
 -- reach old threads without tokenising them again, and the cost never grows as threads x aliases.
-with candidate_ids as (
+-- Alias hygiene as on the commit side: a distinctive name counts anywhere; a name that is also an
+-- ordinary word (needs_method_context) counts only in a method context, here the title of a thread
+-- whose role is proposal ("Support for SPIN": the thread asks for a method by that name).
+with titles as (
+    -- the title as an arXiv-id haystack and as a '_'-delimited method-token haystack
+    select
+        thread_id,
+        thread_role,
+        title || ' _' || {{ method_token('title') }} || '_' as haystack
+    from {{ ref('int_threads__unified') }}
+),
+
+candidate_ids as (
     select
         thread_id,
         {{ regex_matches_as_rows("title || ' ' || coalesce(body, '')", '\d{4}\.\d{4,5}') }} as candidate_id
@@ -28,21 +40,19 @@ by_alias as (
         '_' || a.alias_token || '_' as title_needle
     from {{ ref('int_threads__ngrams') }} as n
     inner join {{ ref('int_methods__aliases') }} as a on n.ngram = a.alias_token
-    where a.alias_status = 'usable'  -- a distinctive name of one paper (not a word, not older than it)
+    left join titles as t on n.thread_id = t.thread_id
+    where
+        a.alias_status = 'usable'  -- a distinctive name of one paper (not a word, not older than it)
+        or (
+            a.alias_status = 'needs_method_context' and t.thread_role = 'proposal'
+            and position('_' || a.alias_token || '_' in t.haystack) > 0
+        )
 ),
 
 matches as (
     select * from by_arxiv_id
     union all
     select * from by_alias
-),
-
-titles as (
-    -- the title as an arXiv-id haystack and as a '_'-delimited method-token haystack
-    select
-        thread_id,
-        title || ' _' || {{ method_token('title') }} || '_' as haystack
-    from {{ ref('int_threads__unified') }}
 )
 
 select
