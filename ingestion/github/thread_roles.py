@@ -104,6 +104,7 @@ _ASK_SUPPORT = _rx(
     r"\b(?:is|was) (?:there )?(?:any )?(?:way|possible|possibility) to (?:support|add|implement)\b|"
     r"\b(?:will|would|could|can) (?:you|we|it|this|they|the (?:team|maintainers)) (?:\w+\s+){0,2}?"
     r"(?:support|add|implement|include|integrate|release)\b|"
+    r"\b(?:on|in) (?:the|your) road ?map\b|"
     r"是否(?:支持|考虑|会)|会支持|希望.{0,20}(?:支持|加入|添加|增加)|计划")
 _ASKS_IF_SUPPORTED = _rx(r"\b(?:does|do|is|are|will|can)\s+(?:(?!not\b)\w+\s+){0,3}?(?:support(?:s|ed)?)\b|"
                          r"支持.{0,20}[吗么？?]")
@@ -117,7 +118,7 @@ _QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|
 _FAILURE = _rx(
     r"\bnan\b|\bnans\b|\binf(?:inity)?\b(?= loss|\s+(?:in|values?|grad))|(?:loss|grad(?:_| )?norm|reward|"
     r"logits?|advantages?)\w*\s*(?:(?:\w+\s+){0,3}?(?:is|are|becomes?|became|goes|went|turns?|stays?|remains?|"
-    r"to)\s+|=\s*)(?:nan|inf|0(?:\.0+)?\b|zero)|(?:reward|loss|entropy|grad\w*|output)s?\s+(?:is\s+)?abnormal|"
+    r"to)\s+(?:at\s+)?|=\s*)(?:nan|inf|0(?:\.0+)?\b|zero)|(?:reward|loss|entropy|grad\w*|output)s?\s+(?:is\s+)?abnormal|"
     r"(?:奖励|损失|loss|reward|输出)\S{0,6}异常|out of memory|\boom\b|cuda error|\bcrash(?:es|ed|ing)?\b|"
     r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bdeadlock|\bfreez(?:e|es|ing)\b|\bdiverg(?:e|es|ed|ing)\b|(?<!kl )(?<!kl-)(?<!leibler )(?<!js )\bdivergence\b|"
     r"\bcollaps(?:e|es|ed|ing)\b|\bexplod(?:e|es|ed|ing)\b|\bgarbled?\b|\bgibberish\b|!!!!|"
@@ -132,7 +133,7 @@ _FAILURE = _rx(
     r"chang|mov)\w*|"
     r"\b(?:not|never|fails? to|failed to|unable to|does ?n[o']?t|did ?n[o']?t)\s+(?:\w+\s+)?(?:converg|learn)\w*|"
     r"\b(?:training|loss|reward|kl|entropy|gradients?)\b[^.\n]{0,30}?\b(?:unstable|instabilit\w*|spik\w*|"
-    r"blow(?:s|ing)? up|blew up|plateau\w*|stagnat\w*|oscillat\w*|fluctuat\w*|abnormal\w*|weird|strange)|"
+    r"blow(?:s|ing)? up|blew up|plateau\w*|(?:is|are|stays?|remains?|looks?) flat|stagnat\w*|oscillat\w*|fluctuat\w*|abnormal\w*|weird|strange)|"
     r"\b(?:unstable|instabilit\w*) (?:training|loss|reward|run)|\b(?:loss|reward|kl|grad\w*) spikes?\b|"
     r"\b(?:model|policy|outputs?|generations?|responses?)\b[^.\n]{0,30}?\b(?:degenerat\w*|repetit\w*|"
     r"repeat(?:s|ing|ed)? (?:itself|the same)|nonsense|empty)\b|"
@@ -151,6 +152,8 @@ _FAILURE = _rx(
     r"\b(?:are|is|look|looks|seem|seems|became|become)\s+(?:\w+\s+)?(?:wrong|incorrect|off|weird|strange|"
     r"abnormal|suspicious)\b|"
     r"\b(?:training|rollout|inference|train)[-/ ](?:inference|rollout|training|infer)\s+(?:\w+\s+)?mismatch|"
+    r"\bdifferent (?:results|outputs|logprobs|log[_ ]probs|rewards|scores|accuracy)\b|"
+    r"\b(?:logprobs?|log[_ ]probs?|results?|outputs?|rewards?)\s+(?:\w+\s+)?mismatch|"
     r"\breward hacking\b|\bgarbage (?:output|text|tokens|responses?)\b|"
     r"不收敛|不上升|不下降|(?:奖励|准确率|精度|分数|reward|acc)\S{0,6}(?:下降|降低|变差)|震荡|"
     r"(?:无法|不能|没能|未能)复现|复现不了|复现\S{0,10}(?:不一致|差|低)")
@@ -173,7 +176,7 @@ _NOT_A_METHOD = _rx(r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|rl|rlhf|sf
                     r"readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
                     r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|"
                     r"rfc|eta|wip|bug|docs?|ui|io|os|mac|linux|amd|nvidia|npu|tpu|a100|h100|h800|h20|repo|typo)$")
-_TRACKER = _rx(r"\broad ?map\b|\brelease\b|\bpublish\w*|\bchangelog\b|\btracker\b|\bmeta[- ]issue\b|"
+_TRACKER = _rx(r"(?<!on the )(?<!in the )(?<!on your )(?<!in your )\broad ?map\b|\brelease\b|\bpublish\w*|\bchangelog\b|\btracker\b|\bmeta[- ]issue\b|"
                r"\bsync(?:hroni[sz]e)?\b[^.]{0,30}\b(?:v\d|version|release|upstream)|^\W*v\d+\.\d+|"
                r"(?<![\w.])v\d+\.\d+(?:\.\d+)?(?![\w.])")
 _MAINTENANCE_TAG = _rx(r"\[[^\]]*\b(?:docs?|documentation|ci|tests?|chore|misc|example|recipe)s?\b[^\]]*\]")
