@@ -140,6 +140,7 @@ _FAILURE = _rx(
     # a run that gives wrong or unreproducible results
     r"\b(?:worse|lower|much higher|much lower) than (?:expected|reported|the paper|the baseline|before)\b|"
     r"\b(?:much|significantly|far|way) worse than\b|"
+    r"\b(?:below|under) (?:the |what the )?(?:paper|reported|expected|official|published)\b|"
     r"\b(?:loss(?:es)?|kl|grad(?:ient)?[_ ]?norms?)\b[^.\n]{0,30}?\b(?:goes up|went up|keeps? "
     r"(?:rising|growing|increasing|going up))\b|"
     r"\b(?:differ\w*|deviat\w*) (?:\w+ ){0,2}from (?:the )?(?:paper|reported|official|expected|published)\b|"
@@ -279,6 +280,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := _QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
+    if names := method_names(core) or _ARXIV_REF.findall(prose):
+        return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
 
 
