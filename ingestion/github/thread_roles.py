@@ -118,12 +118,12 @@ _QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|
 _FAILURE = _rx(
     r"\bnan\b|\bnans\b|\binf(?:inity)?\b(?= loss|\s+(?:in|values?|grad))|(?:loss|grad(?:_| )?norm|reward|"
     r"logits?|advantages?)\w*\s*(?:(?:\w+\s+){0,3}?(?:is|are|becomes?|became|goes|went|turns?|stays?|remains?|"
-    r"to)\s+(?:at\s+)?|=\s*)(?:nan|inf|0(?:\.0+)?\b|zero)|(?:reward|loss|entropy|grad\w*|output)s?\s+(?:is\s+)?abnormal|"
+    r"to)\s+(?:always\s+|still\s+|constantly\s+)?(?:at\s+)?|=\s*)(?:nan|inf|0(?:\.0+)?\b|zero)|(?:reward|loss|entropy|grad\w*|output)s?\s+(?:is\s+)?abnormal|"
     r"(?:奖励|损失|loss|reward|输出)\S{0,6}异常|out of memory|\boom\b|cuda error|\bcrash(?:es|ed|ing)?\b|"
     r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck\b|\bdeadlock|\bfreez(?:e|es|ing)\b|\bdiverg(?:e|es|ed|ing)\b|(?<!kl )(?<!kl-)(?<!leibler )(?<!js )\bdivergence\b|"
     r"\bcollaps(?:e|es|ed|ing)\b|\bexplod(?:e|es|ed|ing)\b|\bgarbled?\b|\bgibberish\b|!!!!|"
     r"\b(?:reward|accuracy|score|performance)s?\b[^.\n]{0,40}?\b(?:drops?|dropped|decreas\w*|falls?|fell|"
-    r"degrad\w*|plummet\w*)\b|\bentropy\b[^.\n]{0,30}?\b(?:increas\w*|ris(?:e|es|ing)|spik\w*|explod\w*|"
+    r"degrad\w*|plummet\w*|goes down|went down|going down)\b|\bentropy\b[^.\n]{0,30}?\b(?:increas\w*|ris(?:e|es|ing)|spik\w*|explod\w*|"
     r"drops?|collaps\w*)\b|\b(?:increas\w*|rise|spike)\s+in\s+entropy\b|segmentation fault|\bsigkill\b|"
     r"nccl (?:error|timeout)|\bkilled\b|训练崩|崩溃|乱码|卡住|卡死|显存不足|爆显存|"
     # a training metric that stops moving or moves the wrong way
@@ -151,7 +151,12 @@ _FAILURE = _rx(
     r"\b(?:can ?not|can't|unable to|fail(?:s|ed)? to|could ?n[o']?t|did ?n[o']?t)\s+(?:\w+\s+)?reproduce|"
     r"\b(?:results?|metrics?|logprobs?|log[_ ]probs?|rewards?|scores?|accuracy)\b[^.\n]{0,20}?"
     r"\b(?:are|is|look|looks|seem|seems|became|become)\s+(?:\w+\s+)?(?:wrong|incorrect|off|weird|strange|"
-    r"abnormal|suspicious)\b|"
+    r"abnormal|suspicious|bad|poor|terrible|very low)\b|"
+    r"\b(?:abnormal|weird|strange|unusual|odd)\s+(?:training\s+|reward\s+|loss\s+)?(?:curves?|behaviou?r|results?|"
+    r"loss|rewards?|training)\b|"
+    r"\b(?:accuracy|performance|scores?|results?|rewards?)\b[^.\n]{0,20}?\bworse\b|"
+    r"\b(?:can ?not|can't|unable to|fail(?:s|ed)? to|could ?n[o']?t)\s+(?:get|reach|achieve|match|reproduce)\b"
+    r"[^.\n]{0,40}?(?:\d+(?:\.\d+)?%?|\bscores?\b|\baccuracy\b|\bresults?\b|\bperformance\b|\bnumbers?\b)|"
     r"\b(?:training|rollout|inference|train)[-/ ](?:inference|rollout|training|infer)\s+(?:\w+\s+)?mismatch|"
     r"\bdifferent (?:results|outputs|logprobs|log[_ ]probs|rewards|scores|accuracy)\b|"
     r"\b(?:logprobs?|log[_ ]probs?|results?|outputs?|rewards?)\s+(?:\w+\s+)?mismatch|"
@@ -211,10 +216,13 @@ def _headings(prose: str, pattern: re.Pattern[str]) -> str | None:
     return None
 
 
+_TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
+
+
 def _bare_method_title(core: str) -> bool:
     """A short title that is little more than a method's name ('DPO', 'Reinforce++ baseline')."""
     words = core.split()
-    return 0 < len(words) <= 3 and bool(method_names(core)) and not (
+    return 0 < len(words) <= 2 and bool(method_names(core)) and not (
         _BUG.search(core) or _ERROR.search(core) or _QUESTION.search(core))
 
 
@@ -253,8 +261,6 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
         return "failure_report", f"title reports a failure: {_cue(title_failure)!r}"
-    if _bare_method_title(core):
-        return "proposal", f"title is a method name: {core[:60]!r}"
     if label := _labels_match(labels, r"enhancement|feature|new (?:method|algorithm)"):
         return "proposal", f"label {label!r}"
     if heading := _headings(prose, _PROPOSAL_TEMPLATE):
@@ -267,8 +273,10 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"asks whether it is supported: {_cue(m)!r}"
     if heading := _headings(prose, _BUG_TEMPLATE):
         return "bug_report", f"bug-report template: {heading!r}"
-    if label := _labels_match(labels, r"\bbug\b"):
-        return "bug_report", f"label {label!r}"
+    if label := _labels_match((*labels, *_TITLE_TAG.findall(title)), r"\bbug\b"):
+        return "bug_report", f"label or tag {label!r}"
+    if _bare_method_title(core):
+        return "proposal", f"title is a method name: {core[:60]!r}"
     if m := _BUG.search(title) or _BUG.search(prose):
         return "bug_report", f"reports a defect: {_cue(m)!r}"
     heading = _headings(prose, _QUESTION_TEMPLATE)
