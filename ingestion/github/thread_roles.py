@@ -14,7 +14,13 @@ with the signal that decided it (like `ingestion.screening.rules`), so the wareh
 Only the opening post decides (title, body, labels, kind): the role is what the opener asked for.
 Issue-template headings ("### Feature request", "### Reproduction") are strong cues, boilerplate
 checklists ("- [ ] This PR fixes a typo...") are removed first. English and Chinese phrasings.
-Measured on real threads by scripts/thread_metrics.py.
+Version 2: cue families meant to hold on any repository, never one repository's habits: trackers,
+roadmaps, releases and docs-tagged threads are not proposals; a training symptom (a metric that is
+NaN, stuck at 0, flat, falling, spiking or exploding; divergence, collapse, degenerate output; wrong,
+mismatched or unreproducible results; OOM, crash, hang) is a failure; a thread that only names a
+method or paper (a bare method name, a paper-title style title, an arXiv id) asks for it.
+`method_names` finds method-like names; `cue_features` gives the families as features.
+Measured on real threads by scripts/thread_metrics.py (per framework; `--lofo` for a learned model).
 """
 
 from __future__ import annotations
