@@ -7,7 +7,10 @@
 -- comment lost between the two listings); its role comes from what was read.
 -- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
 -- itself, or any of its replies), from all of their replies (delete+insert per thread).
-{{ config(materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert') }}
+{{ config(
+    materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert',
+    on_schema_change='append_new_columns'
+) }}
 
 with issues_and_prs as (
     select
