@@ -1,5 +1,6 @@
--- Threads that name a paper: by arXiv id, or by a method alias appearing as a word sequence
--- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo). named_in_title: the thread's
+-- Threads that name a paper: by arXiv id, by a method alias appearing as a word sequence
+-- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo), or by its title (four words or
+-- more, after any "NAME:" prefix, found whole; candidates come from its first three words). named_in_title: the thread's
 -- title names the paper, which ties a proposal to the paper it is about. Matching joins the threads'
 -- stored word n-grams (int_threads__ngrams) to the current aliases on equality, so new aliases
 -- reach old threads without tokenising them again, and the cost never grows as threads x aliases.
@@ -49,10 +50,48 @@ by_alias as (
         )
 ),
 
+paper_titles as (
+    select
+        arxiv_id,
+        title_token,
+        {{ regex_extract('title_token', '^([a-z0-9]+_[a-z0-9]+_[a-z0-9]+)') }} as title_head
+    from (
+        select
+            arxiv_id,
+            {{ method_token("regexp_replace(title, '^[^:]{1,40}:', '')") }} as title_token
+        from {{ ref('stg_arxiv__papers') }}
+    ) as titled
+    where length(title_token) - length(replace(title_token, '_', '')) >= 3  -- four words or more
+),
+
+title_candidates as (
+    select distinct
+        n.thread_id,
+        p.arxiv_id,
+        p.title_token
+    from {{ ref('int_threads__ngrams') }} as n
+    inner join paper_titles as p on n.ngram = p.title_head
+),
+
+by_title as (
+    select distinct
+        c.thread_id,
+        c.arxiv_id,
+        'title' as match_kind,
+        '_' || c.title_token || '_' as title_needle
+    from title_candidates as c
+    inner join {{ ref('int_threads__unified') }} as t on c.thread_id = t.thread_id
+    where position(
+        '_' || c.title_token || '_' in '_' || {{ method_token("t.title || ' ' || coalesce(t.body, '')") }} || '_'
+    ) > 0
+),
+
 matches as (
     select * from by_arxiv_id
     union all
     select * from by_alias
+    union all
+    select * from by_title
 )
 
 select
