@@ -1,6 +1,7 @@
 -- Threads that name a paper: by arXiv id, by a method alias appearing as a word sequence
 -- ("Dr. GRPO", "dr_grpo" and "DR-GRPO" all normalise to dr_grpo), or by its title (four words or
--- more, after any "NAME:" prefix, found whole; candidates come from its first three words). named_in_title: the thread's
+-- more, after any "NAME:" prefix, found whole, and no other paper's; candidates come from its first
+-- three words). named_in_title: the thread's
 -- title names the paper, which ties a proposal to the paper it is about. Matching joins the threads'
 -- stored word n-grams (int_threads__ngrams) to the current aliases on equality, so new aliases
 -- reach old threads without tokenising them again, and the cost never grows as threads x aliases.
@@ -64,13 +65,20 @@ paper_titles as (
     where length(title_token) - length(replace(title_token, '_', '')) >= 3  -- four words or more
 ),
 
+distinct_titles as (
+    -- a title two papers share (after their NAME: prefixes) names neither
+    select *
+    from paper_titles
+    where title_token in (select title_token from paper_titles group by title_token having count(*) = 1)
+),
+
 title_candidates as (
     select distinct
         n.thread_id,
         p.arxiv_id,
         p.title_token
     from {{ ref('int_threads__ngrams') }} as n
-    inner join paper_titles as p on n.ngram = p.title_head
+    inner join distinct_titles as p on n.ngram = p.title_head
 ),
 
 by_title as (
