@@ -25,7 +25,7 @@ def restore_environment():
 
 
 def _warehouse(path, with_tables: bool = True):
-    """The five quarantine tables in the columns the sources write (dlt's own columns included)."""
+    """The six quarantine tables in the columns the sources write (dlt's own columns included)."""
     con = duckdb.connect(str(path))
     for schema in ("raw_arxiv", "raw_git", "raw_github", "raw_reports", "marts"):
         con.execute(f"create schema {schema}")
@@ -42,6 +42,12 @@ def _warehouse(path, with_tables: bool = True):
         con.execute("""create table raw_github.github_quarantine as select 'issues' resource, 'trl' framework_id,
             'huggingface/trl' repo, '3801' item_key, 'missing created_at' reason, '{}' raw_json,
             timestamptz '2026-01-02 03:04:05+00' fetched_at, 'l1' _dlt_load_id, 'i4' _dlt_id""")
+        con.execute("""create table raw_github.thread_gaps as select 'trl' framework_id, 'huggingface/trl' repo,
+            3900 number, 'pull_request' kind, 'reviews' part, 'HTTP 404' reason,
+            timestamptz '2026-01-02 03:04:05+00' detected_at, 'open' state,
+            timestamptz '2026-01-02 03:04:05+00' state_at, 'l1' _dlt_load_id, 'i9' _dlt_id
+            union all select 'trl', 'huggingface/trl', 3901, 'pull_request', 'reviews', 'HTTP 404',
+            timestamptz '2026-01-01 00:00:00+00', 'resolved', timestamptz '2026-01-02 00:00:00+00', 'l1', 'i10'""")
         con.execute("""create table raw_reports.reports_quarantine as select '2508.10925' arxiv_id,
             'gpt-oss-120b' model, 'no_text' problem, 'no HTML page (HTTP 404)' reason,
             timestamptz '2026-01-02 03:04:05+00' noted_at, null::timestamptz resolved_at, 'l1' _dlt_load_id,
@@ -66,6 +72,7 @@ def test_every_source_is_listed_and_resolved_report_problems_are_not(tmp_path, c
         ("git_history", "0f7641b50636 (whole commit)", "skyrl"),
         ("github", "issues 3801", "huggingface/trl"),
         ("tech_reports", "2508.10925 no_text", "gpt-oss-120b"),
+        ("github_thread_parts", "#3900 reviews", "huggingface/trl"),
         ("arxiv_front_matter", "2504.10187 fetch_failed", "arXiv HTML"),
     ]
     assert {r["source"] for r in rows} == set(QUARANTINE_TABLES)
@@ -73,13 +80,15 @@ def test_every_source_is_listed_and_resolved_report_problems_are_not(tmp_path, c
     assert main(["quarantine", "--data-dir", str(tmp_path), "--source", "git_history"]) == 0
     out = capsys.readouterr().out
     assert "data/big.jsonl" in out and "arXiv" not in out
-    assert out.rstrip().endswith("2 quarantined item(s): arxiv 0, git_history 2, github 0, tech_reports 0, arxiv_front_matter 0")
+    assert out.rstrip().endswith("2 quarantined item(s): arxiv 0, git_history 2, github 0, tech_reports 0, "
+                                 "github_thread_parts 0, arxiv_front_matter 0")
 
 
 def test_a_warehouse_without_quarantine_tables_lists_nothing(tmp_path, capsys):
     _warehouse(tmp_path / "warehouse.duckdb", with_tables=False)
     assert main(["quarantine", "--data-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.strip() == "0 quarantined item(s): arxiv 0, git_history 0, github 0, tech_reports 0, arxiv_front_matter 0"
+    assert capsys.readouterr().out.strip() == ("0 quarantined item(s): arxiv 0, git_history 0, github 0, "
+                                                 "tech_reports 0, github_thread_parts 0, arxiv_front_matter 0")
 
 
 def test_run_history_under_dagster_home_is_written_without_fsync_and_other_sqlite_is_untouched(tmp_path):

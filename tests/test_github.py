@@ -436,6 +436,34 @@ def test_a_malformed_review_is_quarantined_and_a_rate_limit_stops_reviews_cleanl
         assert len(state.calls) == first_review_call + 2  # stopped at the first refusal
 
 
+def test_a_thread_read_in_part_is_marked_and_read_again_next_run(tmp_path: Path) -> None:
+    repos, renames = sample_repos()
+    repo = "huggingface/trl"
+    pr = next(t for t in repos[repo] if t.kind == "pull_request" and not t.author.endswith("[bot]"))
+    reviews = {repo: {pr.number: [_review(repo, pr.number, 801, "qgallouedec", "MEMBER", "APPROVED", "ok",
+                                          "2025-08-02T10:00:00Z")]}}
+    reviews_path = f"/repos/{repo}/pulls/{pr.number}/reviews"
+    pipe = make_pipeline(tmp_path)
+    with running_fake_github(repos, renames, reviews=reviews, missing_pages={reviews_path: 1}) as (base, _):
+        load_github(pipe, client=client_for(FakeClock()), world=sample_world(github_api=base))  # no error
+    # the thread is kept, with its role from what was read, and marked incomplete
+    assert rows(tmp_path, f"select role is not null from raw_github.pull_requests where number = {pr.number}") == [(True,)]
+    assert rows(tmp_path, "select number, kind, part, reason like '%404%', state, state_at >= detected_at "
+                          "from raw_github.thread_gaps") == [(pr.number, "pull_request", "reviews", True, "open", True)]
+    # the next run (nothing changed upstream) reads that thread and its reviews again, and resolves the gap
+    with running_fake_github(repos, renames, reviews=reviews) as (base, state):
+        load_github(pipe, client=client_for(FakeClock()), world=sample_world(github_api=base))
+        assert f"/repos/{repo}/issues/{pr.number}" in [c.split("?")[0] for c in state.calls]
+        assert [c.split("?")[0] for c in state.calls].count(reviews_path) == 1
+    assert rows(tmp_path, "select count(*) from raw_github.reviews") == [(1,)]
+    assert rows(tmp_path, "select count(*), min(state) from raw_github.thread_gaps") == [(1, "resolved")]
+    assert rows(tmp_path, f"select count(*) from raw_github.pull_requests where number = {pr.number}") == [(1,)]
+    # a third run asks for nothing more
+    with running_fake_github(repos, renames, reviews=reviews) as (base, state):
+        load_github(pipe, client=client_for(FakeClock()), world=sample_world(github_api=base))
+        assert f"/repos/{repo}/issues/{pr.number}" not in [c.split("?")[0] for c in state.calls]
+
+
 def test_thread_rows_carry_their_role_and_the_deciding_signal(tmp_path: Path) -> None:
     with serving_sample_github() as world:
         make_pipeline(tmp_path).run(github_source(world=world))

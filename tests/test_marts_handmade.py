@@ -155,6 +155,13 @@ def build_raw(path):
         "framework_id": text, "repo": text, "id": i, "pull_number": i, "review_id": i, "in_reply_to_id": i,
         "path": text, "author": text, "author_association": text, "body": text, "created_at": ts,
         "updated_at": ts, "is_bot": b})
+    # the pull request's reviews page went missing once and was not read again yet: incomplete
+    _create(con, "raw_github.thread_gaps", [
+        {"framework_id": "verl", "repo": "verl", "number": 10, "kind": "pull_request", "part": "reviews",
+         "reason": "HTTP 404", "detected_at": "2025-03-06 00:00:00+00", "state": "open",
+         "state_at": "2025-03-06 00:00:00+00"}], {
+        "framework_id": text, "repo": text, "number": i, "kind": text, "part": text, "reason": text,
+        "detected_at": ts, "state": text, "state_at": ts})
     _create(con, "raw_reports.reports", [], {
         "model": text, "arxiv_id": text, "params_total_b": d, "params_active_b": d, "released_at": "date",
         "text_chars": i})
@@ -253,7 +260,16 @@ def test_proposals_are_the_proposal_role_and_reviews_count_as_replies(marts):
     naming = marts.execute("select thread_id, thread_role from marts.fct_thread_method_mentions "
                            "order by thread_id").fetchall()
     assert naming == [("verl#10", "proposal"), ("verl#7", "proposal"), ("verl#9", "failure_report")]
+    # the paper a thread is about: named in its title, or whatever it names when its title names none
+    assert marts.execute("select thread_id, named_in_title, is_main_method from marts.fct_thread_method_mentions "
+                         "order by thread_id").fetchall() == [
+        ("verl#10", True, True), ("verl#7", True, True), ("verl#9", True, True)]
     assert marts.execute("select thread_id from marts.fct_failure_links").fetchall() == [("verl#9",)]
+    # a thread with a part not read is kept, judged from what was read, and marked
+    assert marts.execute("select thread_id, thread_is_complete from marts.fct_method_proposals order by thread_id"
+                         ).fetchall() == [("verl#10", False), ("verl#7", True)]
+    assert marts.execute("select thread_id, incomplete_parts from intermediate.int_threads__unified "
+                         "where not is_complete").fetchall() == [("verl#10", "reviews")]
 
 
 def _dbt(tmp, warehouse, *args):

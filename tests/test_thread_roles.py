@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingestion.github.thread_roles import ROLES, ThreadText, core_title, thread_role
+from ingestion.github.thread_roles import ROLES, ThreadText, core_title, cue_features, method_names, thread_role
 
 FEATURE_TEMPLATE = ("### Feature request\n\nIt would help to offer the {m} objective as a loss_type.\n\n"
                     "### Motivation\n\nIt is more stable on long rollouts.\n\n### Your contribution\n\nI can open a PR.")
@@ -69,6 +69,49 @@ CASES = [
      "issue", (), "question"),
     ("How do I resume from a checkpoint?", "The docs do not say.", "issue", (), "question"),
     ("一个有关ZZPO图表的问题", "为什么这里说它更好？", "issue", (), "question"),
+    # general cue families (version 2): a bare method name asks for it; trackers, releases and docs
+    # threads are not proposals; training symptoms beyond NaN/OOM are failures; "KL divergence" is no symptom
+    ("Reinforce-ZZ++", "", "issue", (), "proposal"),
+    ("ZZPO-token", "Paper: https://arxiv.org/abs/2599.01234", "issue", (), "proposal"),
+    ("[Roadmap] plans for the next quarter", "- ZZPO support\n- faster rollout", "issue", ("feature",), "other"),
+    ("Release v1.2.0", "", "pull_request", (), "other"),
+    ("(feat): publish zzkit v0.3.0.", "", "pull_request", (), "other"),
+    ("[trainer][docs] Improve visibility of the supported algorithms", "", "issue", (), "other"),
+    ("Logs for the 7B recipe", "I am reproducing the recipe and the reward no longer increases after 30 steps.",
+     "issue", (), "failure_report"),
+    ("Training does not converge with ZZPO on math data", "", "issue", (), "failure_report"),
+    ("grad_norm spikes after 200 steps", "", "issue", (), "failure_report"),
+    ("Unable to reproduce the reported benchmark score", "Our accuracy is much lower than the paper.", "issue", (),
+     "failure_report"),
+    ("Outputs degenerate into repetition after step 50", "", "issue", (), "failure_report"),
+    ("Rollout logprobs look wrong with tensor parallel 2", "", "issue", (), "failure_report"),
+    ("Is ZZPO on the roadmap?", "", "issue", (), "proposal"),
+    # a bug template or tag with a training symptom is a failure; a short method-like title with a bug tag is not an ask
+    ("ZZPO training problem", BUG_TEMPLATE + " The reward should go up but it goes down after 100 steps.", "issue",
+     ("bug",), "failure_report"),
+    ("[Bug] ZZPO critic", "", "issue", (), "bug_report"),
+    ("Training results are bad", "The accuracy is only 60% after the default recipe.", "issue", (), "failure_report"),
+    ("reward is always 0", "", "issue", (), "failure_report"),
+    ("Reproduce the ZZPO results", "I cannot get 50 on the benchmark, only 30.", "issue", (), "failure_report"),
+    ("Abnormal training curve", "", "issue", (), "failure_report"),
+    ("Eval accuracy worse after training", "", "issue", (), "failure_report"),
+    ("ZZPO: Zig-Zag Policy Optimization for Reasoning", "", "issue", (), "proposal"),
+    ("Zig-Zag policy optimization (arXiv 2599.01234)", "", "issue", (), "proposal"),
+    ("The benchmark score is 10 points below the paper", "", "issue", (), "failure_report"),
+    ("Reward stays at 0 during training", "", "issue", (), "failure_report"),
+    ("Training reward curve is flat with ZZPO", "", "issue", (), "failure_report"),
+    ("Different results between the two rollout engines", "The logprobs mismatch from step 1.", "issue", (),
+     "failure_report"),
+    ("Validation loss keeps increasing with the default clip range", "", "issue", (), "failure_report"),
+    ("grad norm is huge after switching to ZZPO", "", "issue", (), "failure_report"),
+    ("Evaluation scores much worse than the other trainer", "Same data and model.", "issue", (), "failure_report"),
+    ("Cannot match the reported numbers for the 1.5B recipe", "", "issue", (), "failure_report"),
+    ("ZZPO recipe: results deviate a lot from the paper", "", "issue", (), "failure_report"),
+    ("训练一段时间后奖励明显下降", "使用默认配置", "issue", (), "failure_report"),
+    ("请问如何复现论文里的结果？", "", "issue", (), "question"),
+    ("The policy learns reward hacking after 100 steps", "", "issue", (), "failure_report"),
+    ("on-policy distillation without a reverse-KL loss", "Why not minimise the KL divergence directly?", "issue", (),
+     "question"),
     ("not a KL loss for on-policy distillation", "Why was it done this way? Are there any concerns?", "issue", (),
      "question"),
 ]
@@ -100,3 +143,17 @@ def test_code_blocks_and_quotes_do_not_decide_asks() -> None:
 def test_core_title_strips_tags_and_emoji() -> None:
     assert core_title("🪶 [GRPO] PPO Lite: scale rewards") == "PPO Lite: scale rewards"
     assert core_title("[BREAKING][rollout, algo] feat: x") == "feat: x"
+
+
+def test_method_names_keep_methods_and_ids_and_drop_infrastructure_words() -> None:
+    names = method_names("Add ZZPO-token and REINFORCE-ZZ++ (2599.01234) on 8 GPUs with CUDA, NCCL and vLLM")
+    assert names == ["2599.01234", "ZZPO-token", "REINFORCE-ZZ++"]
+    assert method_names("the zzpo loss, not the repo or a typo") == ["zzpo"]
+    assert method_names('ZZPOTrainer(loss_type="dr_zzpo")') == ["ZZPO", "zzpo"]
+
+
+def test_cue_features_are_the_same_keys_for_every_thread() -> None:
+    a = cue_features(ThreadText("Support for ZZPO", "Please add it.", "issue"))
+    b = cue_features(ThreadText("fix: typo", "", "pull_request", ("bug",)))
+    assert a.keys() == b.keys() and set(a.values()) | set(b.values()) <= {0.0, 1.0}
+    assert a["rule_proposal"] == 1.0 and b["rule_other"] == 1.0 and b["pull_request"] == 1.0

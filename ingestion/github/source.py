@@ -15,6 +15,10 @@ a loopback server answering in GitHub's JSON shapes for the sample and recorded 
 - Each thread row carries its role (`ingestion.github.thread_roles`: proposal, bug_report,
   failure_report, question, other) and the signal that decided it; a new classifier version
   resets the thread cursors so every thread is classified again.
+- A thread read in part (its reviews page missing) keeps what was read, gets a `thread_gaps` row
+  (part, reason, detected_at, state open) and is listed in the source state; the next run fetches
+  that thread again (`/issues/{n}`) and its missing part, and marks the gap resolved (state, state_at). Nothing is
+  dropped, and the step does not fail for it.
 - Paging follows `Link: <...>; rel="next"`. Each resource keeps one `updated_at` cursor per repo in
   its dlt state, advanced page by page, so a run stopped by a rate limit keeps what it loaded and
   the next run resumes from there (`since` is inclusive; merges drop the overlap).
@@ -56,6 +60,8 @@ DEFAULT_BASE_URL = GITHUB_API
 PER_PAGE = 100
 BOT_LOGINS_SEED = config.REPO_ROOT / "dbt_project" / "seeds" / "bot_logins.csv"
 QUARANTINE_TABLE = "github_quarantine"
+GAPS_TABLE = "thread_gaps"
+_GAPS_STATE = "incomplete_threads"  # source state: "repo#number:part" -> the open gap's row
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="next"')
 _ISSUE_NUMBER = re.compile(r"/issues/(\d+)$")
 _PULL_NUMBER = re.compile(r"/pulls/(\d+)$")
@@ -421,6 +427,37 @@ def quarantine_row(resource: str, framework_id: str, repo: str, item: Any, reaso
     return dlt.mark.with_hints(row, hints, create_table_variant=True)
 
 
+def _open_gaps() -> dict[str, dict]:
+    """The threads known to be read in part, shared by the resources of a run and kept across runs."""
+    return dlt.current.source_state().setdefault(_GAPS_STATE, {})
+
+
+def gap_row(gap: dict, resolved: bool = False) -> Any:
+    """A `thread_gaps` row (merge on framework_id, number, part): state open, or resolved now. Every
+    column is set (a variant table's types are inferred from its rows, and dlt skips all-null columns)."""
+    row = {**gap, "detected_at": datetime.fromisoformat(gap["detected_at"]),
+           "state": "resolved" if resolved else "open", "state_at": datetime.now(timezone.utc)}
+    # columns={} drops the reviews resource's hints from this variant; the thread_gaps resource declares the table
+    hints = dlt.mark.make_hints(table_name=GAPS_TABLE, write_disposition="merge",
+                                primary_key=["framework_id", "number", "part"], columns={})
+    return dlt.mark.with_hints(row, hints, create_table_variant=True)
+
+
+def _record_gap(framework_id: str, repo: str, number: int, kind: str, part: str, reason: str) -> Any:
+    gaps = _open_gaps()
+    key = f"{repo}#{number}:{part}"
+    detected = (gaps.get(key) or {}).get("detected_at") or datetime.now(timezone.utc).isoformat()
+    gaps[key] = {"framework_id": framework_id, "repo": repo, "number": number, "kind": kind, "part": part,
+                 "reason": reason, "detected_at": detected}
+    log.warning("github %s#%s read in part (%s missing: %s); it is read again next run", repo, number, part, reason)
+    return gap_row(gaps[key])
+
+
+def _resolve_gap(repo: str, number: int, part: str) -> Any | None:
+    gap = _open_gaps().pop(f"{repo}#{number}:{part}", None)
+    return gap_row(gap, resolved=True) if gap else None
+
+
 def _page_cursor(items: list) -> str | None:
     """The newest parseable updated_at on a page, as GitHub's ISO form."""
     newest = None
@@ -462,6 +499,12 @@ _REVIEW_COMMENT_COLUMNS = {
     "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
     "pull_number": {"data_type": "bigint"}, "review_id": {"data_type": "bigint"},
     "in_reply_to_id": {"data_type": "bigint"}, "path": {"data_type": "text"},
+}
+_GAP_COLUMNS = {
+    "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
+    "number": {"data_type": "bigint", "nullable": False}, "kind": {"data_type": "text"},
+    "part": {"data_type": "text"}, "reason": {"data_type": "text"}, "detected_at": _ts(),
+    "state": {"data_type": "text"}, "state_at": _ts(),
 }
 _REVIEW_COLUMNS = {
     "id": {"data_type": "bigint", "nullable": False}, "framework_id": {"data_type": "text"},
@@ -521,6 +564,7 @@ def _thread_stream(endpoint: _Endpoint, fws: list[config.Framework], want: str) 
     cursors: dict[str, str] = state.setdefault("updated_since", {})
     resource = "issues" if want == "issue" else "pull_requests"
     params = {"state": "all", "sort": "updated", "direction": "asc"}
+    read: set[tuple[str, int]] = set()
     with endpoint.open() as client:
         try:
             for fw, repo, page in _pages_per_repo(client, fws, cursors, "/issues", params, shared_by=2):
@@ -536,11 +580,35 @@ def _thread_stream(endpoint: _Endpoint, fws: list[config.Framework], want: str) 
                     if want == "pull_request" and "merged_at" not in item["pull_request"]:
                         row["merged_at"] = _merged_at_from_pulls(client, repo, row["number"])
                     rows.append(row)
+                    read.add((repo, row["number"]))
                 if rows:
                     yield rows
+            yield from _reread_incomplete(client, fws, want, read)
         except SourceUnavailable as exc:
             client.stop(exc)
             log.error("github %s stopped early: %s", resource, exc)
+
+
+def _reread_incomplete(client: GitHubClient, fws: list[config.Framework], want: str,
+                       read: set[tuple[str, int]]) -> Iterator[Any]:
+    """Threads of this kind an earlier run read in part, fetched again (`/issues/{n}`) unless the
+    listing just delivered them; their rows bring the missing part again (reviews are a transformer
+    of pull_requests). A thread that still fails stays listed for the next run."""
+    wanted = {fw.framework_id for fw in fws}
+    for gap in list(_open_gaps().values()):
+        number, repo = gap["number"], gap["repo"]
+        if gap["kind"] != want or gap["framework_id"] not in wanted or (repo, number) in read:
+            continue
+        read.add((repo, number))
+        try:
+            item, _ = client.get_json(f"/repos/{repo}/issues/{number}")
+            row = thread_row(gap["framework_id"], repo, item)
+            if want == "pull_request" and "merged_at" not in (item.get("pull_request") or {}):
+                row["merged_at"] = _merged_at_from_pulls(client, repo, number)
+        except (GitHubError, MalformedItem) as exc:
+            log.warning("github %s#%s not read again this run (%s); it stays incomplete", repo, number, exc)
+            continue
+        yield [row]
 
 
 def _merged_at_from_pulls(client: GitHubClient, repo: str, number: int) -> datetime | None:
@@ -596,11 +664,14 @@ def _review_stream(endpoint: _Endpoint, items: Any) -> Iterator[Any]:
                             continue
                         if row is not None:
                             rows.append(row)
-            except GitHubError as exc:
-                client.record_error(f"{pr['repo']}#{pr['number']} reviews", exc)
+            except GitHubError as exc:  # the reviews read so far are kept; the thread is incomplete
+                yield _record_gap(pr["framework_id"], pr["repo"], pr["number"], "pull_request", "reviews", str(exc))
             except SourceUnavailable as exc:
                 client.stop(exc)
                 log.error("github reviews stopped early: %s", exc)
+            else:
+                if resolved := _resolve_gap(pr["repo"], pr["number"], "reviews"):
+                    yield resolved
         if rows:
             yield rows
 
@@ -613,7 +684,7 @@ def github_source(
     client: Any = None,
 ) -> Any:
     """Resources `issues`, `pull_requests`, `comments`, `review_comments` and `reviews` (a transformer
-    of `pull_requests`), plus table `github_quarantine`, of the world's frameworks (default: the live
+    of `pull_requests`), plus tables `thread_gaps` (threads read in part) and `github_quarantine`, of the world's frameworks (default: the live
     world), from the world's GitHub endpoint.
 
     Pass a `GitHubClient` as `client` to control waits (tests) or to read `client.stop_reason`
@@ -649,7 +720,13 @@ def github_source(
     def reviews(items: Any) -> Iterator[Any]:
         yield from _review_stream(endpoint, items)
 
-    return issues, pull_requests, comments, review_comments, reviews
+    @dlt.resource(name=GAPS_TABLE, primary_key=["framework_id", "number", "part"], write_disposition="merge",
+                  columns=_GAP_COLUMNS)
+    def thread_gaps() -> Iterator[Any]:
+        """Declares the table (Dagster asset, empty table); its rows come from the reviews transformer."""
+        yield from ()
+
+    return issues, pull_requests, comments, review_comments, reviews, thread_gaps
 
 
 def client_for(world: World, **kwargs: Any) -> GitHubClient:

@@ -241,13 +241,16 @@ def _method(con: duckdb.DuckDBPyConnection, arxiv_id: str) -> MethodLookup | Non
                evidence_kinds, evidence_commits, first_commit_sha, first_commit_path, {grade_cols}
         from marts.fct_method_adoptions where arxiv_id = ? order by adopted_on, framework_id""", [arxiv_id])
     citations = _citations_only(con, arxiv_id)
-    study_outcome = ("study_outcome" if "study_outcome" in columns_of(con, "marts.fct_method_proposals")
-                     else "outcome as study_outcome")
+    proposal_columns = set(columns_of(con, "marts.fct_method_proposals"))
+    study_outcome = "study_outcome" if "study_outcome" in proposal_columns else "outcome as study_outcome"
+    # a proposal of another method that mentions this one in passing is not a proposal of this one
+    main_only = "and is_main_method" if "is_main_method" in proposal_columns else ""
     proposals = _records(con, f"""
         select thread_id, framework_id, number, thread_kind, title, state, state_reason,
                cast(created_at as date)::varchar as opened_on, replies, maintainer_replied,
                days_to_first_maintainer_reply, outcome, {study_outcome}, adopted_by_framework
-        from marts.fct_method_proposals where arxiv_id = ? order by created_at, thread_id""", [arxiv_id])
+        from marts.fct_method_proposals where arxiv_id = ? {main_only}
+        order by created_at, thread_id""", [arxiv_id])
     threads_by_role = _threads_by_role(con, arxiv_id)
     if not paper and not adoptions and not proposals and not citations and not threads_by_role:
         return None

@@ -1,11 +1,11 @@
 """`rltrack quarantine`: what every source set aside (and why), read from the published snapshot.
 
 Each source keeps the input it could not load in its own raw table; this lists them in one shape:
-source, the item (an arXiv entry, a git file or commit, a GitHub object, a technical report), the
-framework or repository it belongs to, the reason and when it was seen (first and last). A table a
-source never created (it quarantined nothing yet) lists nothing. Beside them, what a load could not
-read at all (an arXiv window, a repository, a GitHub listing: `orchestration/source_health.py`) and
-asks again on the next run, with its first and last failure.
+source, the item (an arXiv entry, a git file or commit, a GitHub object or the part of a thread not
+read yet, a technical report), the framework or repository it belongs to, the reason and when it was
+seen (first and last). A table a source never created (it quarantined nothing yet) lists nothing.
+Beside them, what a load could not read at all (an arXiv window, a repository, a GitHub listing:
+`orchestration/source_health.py`) and asks again on the next run, with its first and last failure.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ QUARANTINE_TABLES = {
     "tech_reports": ("raw_reports.reports_quarantine",
                      "select arxiv_id || ' ' || problem, model, reason, noted_at from {t} "
                      "where resolved_at is null order by arxiv_id, problem"),
+    # a thread read in part (a reviews page missing) until a later refresh reads the part again
+    "github_thread_parts": ("raw_github.thread_gaps",
+                            "select '#' || number || ' ' || part, repo, reason, state_at from {t} "
+                            "where state = 'open' order by repo, number, part"),
     # a page arXiv would not serve, or one with no readable front matter (no HTML at all is no fault)
     "arxiv_front_matter": ("raw_arxiv.paper_front_matter",
                            "select arxiv_id || ' ' || status, 'arXiv HTML', problem, fetched_at from {t} "

@@ -1,6 +1,6 @@
 """A loopback GitHub REST server answering in GitHub's JSON shapes, fed by the sample world.
 
-Serves `/repos/{o}/{r}`, `/repos/{o}/{r}/issues`, `/repos/{o}/{r}/issues/comments`,
+Serves `/repos/{o}/{r}`, `/repos/{o}/{r}/issues`, `/repos/{o}/{r}/issues/{n}`, `/repos/{o}/{r}/issues/comments`,
 `/repos/{o}/{r}/pulls`, `/repos/{o}/{r}/pulls/{n}`, `/repos/{o}/{r}/pulls/comments` and
 `/repos/{o}/{r}/pulls/{n}/reviews` (review objects a test passes in, served as given) with `state`, `since`, `sort`, `direction`,
 `per_page` and `page`, `Link` paging headers and `X-RateLimit-*` headers. Renamed repositories answer
@@ -44,6 +44,7 @@ class Faults:
     rate_limit_reset_header: bool = True  # False: the used-up budget comes without X-RateLimit-Reset
     error_rate: float = 0.0  # this share of calls, at random, answers 502 or drops the connection
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    missing_pages: dict[str, int] = field(default_factory=dict)  # path -> this many 404s (a page GitHub lost)
 
 
 @dataclass
@@ -243,6 +244,12 @@ class _Handler(BaseHTTPRequestHandler):
             if self._fault(n_call):
                 return
             remaining = max(0, RATE_LIMIT - n_call)
+        with st.lock:
+            missing = st.faults.missing_pages.get(parts.path, 0)
+            if missing:
+                st.faults.missing_pages[parts.path] = missing - 1
+        if missing:
+            return self._send(404, {"message": "Not Found"})
         if len(segs) < 3 or segs[0] != "repos":
             return self._send(404, {"message": "Not Found"})
         full = f"{segs[1]}/{segs[2]}"
@@ -267,6 +274,11 @@ class _Handler(BaseHTTPRequestHandler):
                      if params.get("state", "open") in ("all", t.state)]
             items = [i for i in items if i["updated_at"] >= params["since"]] if "since" in params else items
             return self._page(_sorted(self._mutated("issues", items), params, "created"), params, rate)
+        if len(rest) == 2 and rest[0] == "issues" and rest[1].isdigit():
+            for t in threads:
+                if t.number == int(rest[1]):
+                    return self._send(200, issue_json(base, full, t, st.faults.omit_merged_at), rate)
+            return self._send(404, {"message": "Not Found"})
         if rest == ["issues", "comments"]:
             items = [c for t in threads for c in comments_json(base, full, t)]
             items = [c for c in items if c["updated_at"] >= params["since"]] if "since" in params else items

@@ -1,12 +1,16 @@
 -- Issues and pull requests of every framework in one shape, with their role and reply timeline.
 -- A reply is an issue comment, a submitted pull-request review, or an inline review comment (an
 -- empty COMMENTED review only wraps its inline comments and is not counted twice); replies exclude
--- bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR.
+-- bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR. A thread is
+-- incomplete when a load could not read one of its parts (an open stg_github__thread_gaps row: the
+-- next refresh reads it again) or holds fewer comments than GitHub counts on it (a page or a
+-- comment lost between the two listings); its role comes from what was read.
 -- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
 -- itself, or any of its replies), from all of their replies (delete+insert per thread).
 -- Only registered frameworks: the threads of one taken off the registry leave the table.
 {{ config(
     materialized='incremental', unique_key='thread_id', incremental_strategy='delete+insert',
+    on_schema_change='append_new_columns',
     post_hook="delete from {{ this }} where framework_id not in (select r.framework_id from "
         ~ "{{ ref('stg_registry__frameworks') }} as r)"
 ) }}
@@ -25,6 +29,7 @@ with issues_and_prs as (
         created_at,
         closed_at,
         cast(null as timestamp) as merged_at,
+        comments_count,
         is_bot,
         thread_role,
         role_signal,
@@ -45,6 +50,7 @@ with issues_and_prs as (
         created_at,
         closed_at,
         merged_at,
+        comments_count,
         is_bot,
         thread_role,
         role_signal,
@@ -103,18 +109,51 @@ threads as (
                     select coalesce(max(comments_load_id), 0) from {{ this }}
                 )
         )
+        or exists (
+            select 1 from {{ ref('stg_github__thread_gaps') }} as g
+            where g.framework_id = issues_and_prs.framework_id and g.number = issues_and_prs.number
+                and cast(g.dlt_load_id as double precision) > (
+                    select coalesce(max(cast(dlt_load_id as double precision)), 0) from {{ this }}
+                )
+        )
     {% endif %}
 ),
 
+open_gaps as (
+    select
+        g.framework_id,
+        g.number,
+        string_agg(g.part, ';' order by g.part) as parts
+    from {{ ref('stg_github__thread_gaps') }} as g
+    inner join threads as t on g.framework_id = t.framework_id and g.number = t.number
+    where g.gap_state = 'open'
+    group by g.framework_id, g.number
+),
+
 comment_loads as (
-    -- the newest load among all of a thread's comments (the watermark for comments)
+    -- the newest load among all of a thread's comments (the watermark for comments), and the issue
+    -- comments held, whoever wrote them (GitHub's comments_count counts them all)
     select
         c.framework_id,
         c.issue_number as number,
-        max(cast(c.dlt_load_id as double precision)) as comments_load_id
+        max(cast(c.dlt_load_id as double precision)) as comments_load_id,
+        count(*) filter (where c.reply_kind = 'comment') as comments_held
     from comments as c
     inner join threads as t on c.framework_id = t.framework_id and c.issue_number = t.number
     group by c.framework_id, c.issue_number
+),
+
+gaps as (
+    select
+        t.framework_id,
+        t.number,
+        nullif(concat_ws(';',
+            case when t.comments_count > coalesce(h.comments_held, 0) then 'comments' end,
+            g.parts
+        ), '') as incomplete_parts
+    from threads as t
+    left join open_gaps as g on t.framework_id = g.framework_id and t.number = g.number
+    left join comment_loads as h on t.framework_id = h.framework_id and t.number = h.number
 ),
 
 replies as (
@@ -149,7 +188,10 @@ select
     r.first_reply_at,
     r.first_maintainer_reply_at,
     r.first_maintainer_reply_kind,
+    gp.incomplete_parts is null as is_complete,
+    gp.incomplete_parts,
     cl.comments_load_id
 from threads as t
 left join replies as r on t.framework_id = r.framework_id and t.number = r.number
 left join comment_loads as cl on t.framework_id = cl.framework_id and t.number = cl.number
+left join gaps as gp on t.framework_id = gp.framework_id and t.number = gp.number

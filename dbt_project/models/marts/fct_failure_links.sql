@@ -1,6 +1,7 @@
 -- Issues reporting a training failure (thread role failure_report, ingestion/github/thread_roles.py), with
 -- the kind of failure, linked to the method they name and to the commits and files that implement
--- that method in the same framework.
+-- that method in the same framework. Every failure report is kept: one whose text matches none of
+-- the named kinds is `other_failure` (the role decides what a failure is, the kind only sorts them).
 with failures as (
     select
         *,
@@ -21,6 +22,12 @@ classified as (
             when {{ regex_contains('failure_text', 'out of memory|\\boom\\b') }} then 'out_of_memory'
             when {{ regex_contains('failure_text', '\\bdiverg') }} then 'divergence'
             when {{ regex_contains('failure_text', '\\bhangs?\\b|\\bdeadlock|\\bstuck\\b') }} then 'hang'
+            when
+                {{ regex_contains('failure_text', "not (converg|improv|increas|learn)|no longer (improv|increas)|"
+                    ~ "plateau|stagnat|reproduce|worse than|lower than|wrong|incorrect|mismatch") }}
+                then 'no_progress_or_wrong_results'
+            when {{ regex_contains('failure_text', 'crash|segmentation fault|sigkill|killed|nccl') }} then 'crash'
+            else 'other_failure'
         end as failure_kind
     from failures
 ),
@@ -49,8 +56,8 @@ select
     i.implementing_paths,
     i.implementing_commits,
     coalesce(i.implementing_commit_count, 0) as implementing_commit_count,
-    c.maintainer_replies > 0 as maintainer_replied
+    c.maintainer_replies > 0 as maintainer_replied,
+    c.is_complete as thread_is_complete
 from classified as c
 left join {{ ref('int_threads__paper_mentions') }} as m on c.thread_id = m.thread_id
 left join implementations as i on c.framework_id = i.framework_id and m.arxiv_id = i.arxiv_id
-where c.failure_kind is not null
