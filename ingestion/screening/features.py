@@ -37,7 +37,7 @@ def text_quality(p: PaperText) -> list[str]:
         return ["no abstract"]
     if len(words) < MIN_WORDS:
         problems.append(f"short abstract ({len(words)} words)")
-    if len(_LATEX.findall(abstract)) > max(8, len(words) / 10):
+    if sum(len(m) for m in _LATEX.findall(abstract)) > 0.2 * len(abstract):  # a fifth of it is markup or maths
         problems.append("LaTeX-heavy abstract")
     letters = sum(c.isalpha() for c in abstract)
     if letters and sum(c.isascii() for c in abstract if c.isalpha()) / letters < 0.8 \

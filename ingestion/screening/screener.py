@@ -18,9 +18,14 @@ from ingestion.screening import learned, rules
 from ingestion.screening.rules import PaperText
 
 
-def screener_version(use_learned: bool = True) -> str:
+def learned_suffix(use_learned: bool = True) -> str:
+    """What the learned model adds to the rules' SCREENER_VERSION ("+l-<hash>"; "" without a model)."""
     model = learned.load() if use_learned else None
-    return f"{rules.SCREENER_VERSION}+{model.version}" if model else rules.SCREENER_VERSION
+    return f"+{model.version}" if model else ""
+
+
+def screener_version(use_learned: bool = True) -> str:
+    return rules.SCREENER_VERSION + learned_suffix(use_learned)
 
 
 def screen(row: dict, frameworks: Sequence, use_learned: bool = True) -> dict:
