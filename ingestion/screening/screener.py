@@ -43,7 +43,7 @@ def screen(row: dict, frameworks: Sequence, use_learned: bool = True) -> dict:
     if d["kind"].screener != "rules":
         out["kind_signal"] = d["kind"].reason
     if d["changes_loss"].screener != "rules":
-        out["loss_signal"] = d["changes_loss"].reason if out["changes_loss"] else None
+        out["loss_signal"] = d["changes_loss"].reason  # why yes or no (None for other kinds than general_method)
     if d["releases_code"].screener != "rules":
         out["code_signal"] = d["releases_code"].reason
     if kind != ruled["paper_kind"] or rl != ruled["is_rl_related"]:  # size and names as the rules read them for this kind
