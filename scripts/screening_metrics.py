@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
 import os
 import re
@@ -53,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ingestion import config  # noqa: E402
 from ingestion.arxiv.pool import in_pool  # noqa: E402
 from ingestion.screening import learned  # noqa: E402
+from ingestion.screening.labelled import fresh_tune_half  # noqa: E402
 from ingestion.screening.rules import KINDS, screen  # noqa: E402
 from ingestion.screening.screener import screen as learned_screen  # noqa: E402
 
@@ -256,16 +256,6 @@ def fresh_gold(folder: Path) -> list[Gold]:
                           bool(lab.get("changes_loss")), bool(lab.get("releases_code")),
                           frozenset(lab.get("defined_methods") or ()), frozenset()))
     return golds
-
-
-# papers of the fresh set whose abstracts were read while writing screener 2.2 go to the tune half;
-# the rest split by a hash of the id
-FRESH_READ_WHILE_TUNING = {"2509.21792", "2510.04206", "2605.15565", "2606.09138", "2501.08313", "2504.18583",
-                           "2506.02867", "2503.10460", "2503.23829", "2504.21318", "2505.17667"}
-
-
-def fresh_tune_half(arxiv_id: str) -> bool:
-    return arxiv_id in FRESH_READ_WHILE_TUNING or int(hashlib.md5(arxiv_id.encode()).hexdigest(), 16) % 2 == 0
 
 
 def _states_size(row: dict, size_b: float) -> bool:
