@@ -241,16 +241,17 @@ def choose(summary: dict) -> dict[str, str]:
             for f, n in by_field.items()}
 
 
-def learning_curve(data: Data, sizes: list[int]) -> list[str]:
-    """Cross-validated F1 of the combined screener on random subsets of the labels (5-fold, 1 repeat)."""
+def learning_curve(data: Data, sizes: list[int], chosen: dict[str, str]) -> list[str]:
+    """Cross-validated F1 of each field's chosen screener on nested random subsets of the labels."""
     order = np.random.default_rng(SEED).permutation(len(data.papers))
-    lines = ["learning curve (combined screener, 5-fold CV on the first n labels of one random order; F1):",
-             f"  {'n':>5s} " + " ".join(f"{n:>34s}" for n in SCORES)]
+    field_of = {name: field for name, (field, _, _) in SCORES.items()}
+    lines = [f"learning curve (5-fold CV on the first n labels of one random order; F1 of the chosen screener):",
+             f"  {'n':>5s} " + " ".join(f"{n + ' (' + chosen[field_of[n]] + ')':>44s}" for n in SCORES)]
     for n in sizes:
         rows = np.sort(order[:n])  # nested subsets: each n holds the smaller ones
         oof = cross_validate(data, FOLDS, 1, rows, quiet=True)
-        f1 = {name: _prf(*score(data, oof["combined"][0], rows)[name])[2] for name in SCORES}
-        lines.append(f"  {n:5d} " + " ".join(f"{f1[name]:34.3f}" for name in SCORES))
+        f1 = {name: _prf(*score(data, oof[chosen[field_of[name]]][0], rows)[name])[2] for name in SCORES}
+        lines.append(f"  {n:5d} " + " ".join(f"{f1[name]:44.3f}" for name in SCORES))
     return lines
 
 
@@ -329,12 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     if untuned_summary:
         print("\n".join(table(untuned_summary, f"the same out-of-fold answers on the {len(untuned)} fresh papers the "
                                                 "rules were never written on (their test half):")))
-    print("chosen per field:", choose(untuned_summary or summary),
+    chosen = choose(untuned_summary or summary)
+    print("chosen per field:", chosen,
           "(on the papers the rules were never written on)" if untuned_summary else "")
     curve = []
     if not args.no_curve:
         sizes = sorted({n for n in (100, 200, 300, 400, 500, 600) if n < len(rows)} | {len(rows)})
-        curve = learning_curve(data, sizes)
+        curve = learning_curve(data, sizes, chosen)
         print("\n".join(curve))
     if args.cv:
         return 0
