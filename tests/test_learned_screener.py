@@ -70,7 +70,7 @@ def test_predicts_deterministically_with_reasons():
     assert first == again
     assert first["screener"] == "learned" and first["screener_model"] == model.version
     assert first["screener_version"].endswith("+" + model.version)
-    assert first["paper_kind"] == "general_method" and first["is_rl_related"]
+    assert first["paper_kind"] == "general_method" and type(first["paper_kind"]) is str and first["is_rl_related"]
     assert first["kind_signal"] and first["code_signal"]
     assert first["releases_code"] is True
     other = screener.screen(NOT_RL, [])

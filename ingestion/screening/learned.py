@@ -86,7 +86,7 @@ class LearnedScreener:
     def kinds(self, probs: dict[str, np.ndarray]) -> list[str]:
         classes = list(self.heads["kind"].model.classes_)
         rl = probs["is_rl_related"] >= self.heads["is_rl_related"].threshold
-        return [classes[int(np.argmax(k))] if r else "not_rl" for r, k in zip(rl, probs["kind"])]
+        return [str(classes[int(np.argmax(k))]) if r else "not_rl" for r, k in zip(rl, probs["kind"])]
 
     def predict(self, x: sparse.csr_matrix) -> dict[str, list]:
         """The learned answers of every head for the rows of `x` (changes_loss only for general methods)."""
