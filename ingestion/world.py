@@ -68,6 +68,7 @@ class World:
     arxiv_pool: bool = True  # harvest only the study's candidate pool (`ingestion.arxiv.pool`)
     affiliations: bool = True  # look authors' institutions up (OpenAlex) before screening
     model_screener: bool = True  # a language model screens too, when the environment configures one
+    learned_screener: bool = True  # the committed learned model (ingestion/screening/model) decides the fields it was chosen for
     report_recheck_s: float = 86400.0  # a tech report read from less than its full text is asked again after this
     # a paper arXiv had no HTML (or no front matter) for is asked again after this (fetch failures:
     # after report_recheck_s)
@@ -93,7 +94,8 @@ class World:
     @classmethod
     def loopback(cls, name: str, **parts: Any) -> World:
         """A world served on this machine: every endpoint asked without spacing."""
-        parts = {"arxiv_pool": False, "affiliations": False, "model_screener": False, "report_recheck_s": 0.0,
+        parts = {"arxiv_pool": False, "affiliations": False, "model_screener": False, "learned_screener": False,
+                 "report_recheck_s": 0.0,
                  "front_matter_recheck_s": 0.0, **parts}
         return cls(name=name, arxiv_politeness=LOOPBACK, github_politeness=LOOPBACK,
                    arxiv_web_politeness=LOOPBACK, **parts)

@@ -4,6 +4,8 @@ Measured on the hand-labelled development set (worlds/sample/labelled_papers.py:
 rules were tuned on it, so its numbers are optimistic), on a held-out set never used for tuning
 (HELD_OUT), and on the sample world's ground truth (worlds/sample/world.py).
 Run: python scripts/screening_metrics.py [--errors] [--real]
+The learned screener is measured by cross-validation: python -m ingestion.screening.train --cv; here,
+under --real, only on fresh labelled papers its committed model was not fitted on.
 
 `--real` also measures on real arXiv papers: hand labels of ../shared/truth/paper_labels_dev.csv
 (RLTRACK_PAPER_LABELS) and the local, uncommitted cache of their abstracts
@@ -36,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
 import os
 import re
@@ -50,7 +51,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingestion import config  # noqa: E402
 from ingestion.arxiv.pool import in_pool  # noqa: E402
+from ingestion.screening import learned  # noqa: E402
+from ingestion.screening.labelled import fresh_tune_half  # noqa: E402
 from ingestion.screening.rules import KINDS, screen  # noqa: E402
+from ingestion.screening.screener import screen as learned_screen  # noqa: E402
+
+
+def learned_model_ids() -> list[str]:
+    """The labelled ids the committed learned model was fitted on (its card)."""
+    return json.loads(learned.ARTIFACT.read_text())["card"]["fitted_on"] if learned.ARTIFACT.exists() else []
 
 
 @dataclass(frozen=True)
@@ -249,26 +258,17 @@ def fresh_gold(folder: Path) -> list[Gold]:
     return golds
 
 
-# papers of the fresh set whose abstracts were read while writing screener 2.2 go to the tune half;
-# the rest split by a hash of the id
-FRESH_READ_WHILE_TUNING = {"2509.21792", "2510.04206", "2605.15565", "2606.09138", "2501.08313", "2504.18583",
-                           "2506.02867", "2503.10460", "2503.23829", "2504.21318", "2505.17667"}
-
-
-def fresh_tune_half(arxiv_id: str) -> bool:
-    return arxiv_id in FRESH_READ_WHILE_TUNING or int(hashlib.md5(arxiv_id.encode()).hexdigest(), 16) % 2 == 0
-
-
 def _states_size(row: dict, size_b: float) -> bool:
     """Does the title or abstract state this size (7B, 7 billion, 30.5B, -235B-A22B)?"""
     num = f"{size_b:g}"
     return bool(re.search(rf"(?<![\d.]){re.escape(num)}(?:\.0)?\s*-?(?:B\b|billion)", f"{row['title']} {row['abstract']}"))
 
 
-def real_report(golds: list[Gold], frameworks=None) -> list[str]:
-    """The issue's table: per-feature P/R, kind confusions, size exactness, pool recall."""
+def real_report(golds: list[Gold], frameworks=None, screener=screen) -> list[str]:
+    """The issue's table: per-feature P/R, kind confusions, size exactness, pool recall. screener: the
+    rules' `screen` by default, or ingestion.screening.screener's (rules and the learned model)."""
     frameworks = frameworks if frameworks is not None else config.frameworks()
-    preds = {g.key: screen(g.row, frameworks) for g in golds}
+    preds = {g.key: screener(g.row, frameworks) for g in golds}
     counts: dict[str, list[int]] = {}
 
     def add(name: str, gold: bool, pred: bool) -> None:
@@ -423,6 +423,13 @@ def main(argv: list[str] | None = None) -> int:
                 for e in evaluate(golds_half)[1]:
                     if not e.startswith(("maintainer_framework_ids", "defined_methods")):
                         print("   ", e)
+        learned_model = learned.load()
+        unseen = [g for g in fresh_golds if learned_model and g.key not in set(learned_model_ids())]
+        if unseen:
+            print(f"\nfresh real papers the learned model {learned_model.version} was not fitted on ({len(unseen)}), "
+                  "rules alone then the screener a load runs (rules + learned model):")
+            print("\n".join(real_report(unseen)))
+            print("\n".join(real_report(unseen, screener=learned_screen)))
         linked, _ = real_gold(labels, cache, page_links=True)
         print("  with the links of the papers' pages (footnoted URLs; not in the Atom feed):")
         print("\n".join(x for x in real_report(linked) if "releases_code" in x))

@@ -295,7 +295,9 @@ def test_endpoint_and_clock_come_from_the_environment(tmp_path, monkeypatch):
     with FakeArxiv(faults=Faults(version_bumps={"2503.14476": (3, bumped_at)})) as fake:
         monkeypatch.setenv("RLTRACK_ARXIV_API", fake.base_url)
         monkeypatch.setenv("RLTRACK_NOW", NOW.replace(tzinfo=None).isoformat())  # naive: read as UTC
-        pipe.run(arxiv_source(world=World.live().replace(arxiv_politeness=LOOPBACK), window=SHORT))
+        # the first run screened by the rules alone (loopback): the same screener, so nothing is screened again
+        live = World.live().replace(arxiv_politeness=LOOPBACK, learned_screener=False)
+        pipe.run(arxiv_source(world=live, window=SHORT))
         queries = [r["search_query"] for r in fake.requests]
     assert queries and all("lastUpdatedDate:[202609171200 TO 202610011200]" in q for q in queries)
     assert _query(tmp_path, "select latest_version from raw_arxiv.papers where arxiv_id = '2503.14476'") == [(3,)]
@@ -456,3 +458,30 @@ def test_comment_and_summary_reach_the_screener(summary_end, comment, expected):
     out = screen(row, [])
     assert out["releases_code"] is (expected is not None)
     assert (out["code_signal"] or "").startswith(expected or "")
+
+
+def test_learned_screener_decides_and_a_new_model_screens_everything_again(tmp_path, monkeypatch):
+    import copy
+
+    from ingestion.screening import learned
+    from ingestion.screening.rules import SCREENER_VERSION
+
+    model = learned.load()
+    if model is None:
+        pytest.skip("no committed model artifact")
+    pipe = _pipeline(tmp_path)
+    with FakeArxiv() as fake:
+        world = arxiv_world(fake.base_url).replace(learned_screener=True)
+        pipe.run(arxiv_source(world=world, window=SHORT, now=NOW))
+    rows = _query(tmp_path, "select screener, screener_model, screener_version, kind_signal from raw_arxiv.paper_features")
+    assert rows and {r[:3] for r in rows} == {("learned", model.version, f"{SCREENER_VERSION}+{model.version}")}
+    assert all(r[3] for r in rows)  # every decision says why
+    newer = copy.copy(model)
+    newer.version = "l-next"
+    monkeypatch.setattr(learned, "load", lambda *a: newer)
+    with FakeArxiv() as fake:
+        pipe.run(arxiv_source(world=world.replace(arxiv_api=fake.base_url), window=SHORT, now=NOW))
+        assert sum("submittedDate:[2025" in r["search_query"] and "lastUpdatedDate" not in r["search_query"]
+                   for r in fake.requests) == 3
+    assert {r[0] for r in _query(tmp_path, "select screener_version from raw_arxiv.paper_features")} == {
+        f"{SCREENER_VERSION}+l-next"}

@@ -365,3 +365,17 @@ def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path
     # the key is in no log line, no warehouse value and no file dlt kept
     assert KEY not in caplog.text
     assert all(KEY.encode() not in f.read_bytes() for f in tmp_path.rglob("*") if f.is_file())
+
+
+def test_prompt_states_the_labels_definitions():
+    """The prompt asks for what the hand labels mean (../shared/truth/README.md): every kind, the
+    general-method/application line, what counts as a loss change and as a code release."""
+    from ingestion.screening.language_model import SYSTEM_PROMPT
+    from ingestion.screening.rules import KINDS
+
+    text = " ".join(SYSTEM_PROMPT.split())
+    assert all(f"{kind}:" in text or f"{kind} /" in text or f"/ {kind}:" in text for kind in KINDS)
+    for phrase in ("meant to apply across tasks", "an RL recipe for one domain", "training infrastructure",
+                   "coefficient, clip range, mask, weight or normalisation inside an existing policy loss",
+                   "links its own code", "not_rl: exactly when is_rl_related is false"):
+        assert phrase in text, phrase

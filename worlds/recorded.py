@@ -261,8 +261,9 @@ def serve_recorded_world(folder: Path, data_dir: Path) -> Iterator[World]:
         if not in_place:
             located = {fw: str(ensure_clone(path, clones / fw, registry[fw].default_branch))
                        for fw, path in located.items()}
+        # recorded worlds hold real papers: the learned screener decides as in a live load (a manifest may turn it off)
         world = World.loopback(name, **parts, framework_ids=tuple(ids), repos_dir=clones,
-                               repos=tuple(located.items()))
+                               repos=tuple(located.items()), learned_screener=True)
         yield world.replace(**{k: getattr(base, k) for k in manifest})  # what the manifest names
 
 

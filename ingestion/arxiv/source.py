@@ -1,5 +1,6 @@
 """arXiv source: the arXiv query API (Atom) -> `raw_arxiv.papers` / `papers_quarantine`, plus
-`paper_features` (screening of each parsed paper by `ingestion.screening.rules`, or by a language model
+`paper_features` (screening of each parsed paper by `ingestion.screening.screener`: the rules and the
+learned model, or by a language model
 when one is configured: `ingestion.screening.language_model`, whose answers are cached in `model_screenings`).
 
 Loading is organised in date windows (calendar months of the study window by default). A window
@@ -9,7 +10,8 @@ is queried as `(cat:A OR cat:B ...) AND <pool> AND submittedDate:[YYYYMMDDHHMM T
 does not page past 30,000). dlt source state records the windows that were loaded completely; a
 re-run only fetches the others plus a "recent updates" window (papers updated in the last
 `recent_days`), so new versions of already loaded papers update their rows (merge on arxiv_id).
-A new `screening.SCREENER_VERSION` resets the loaded windows, so all papers are screened again.
+A new `screening.rules.SCREENER_VERSION` or a new learned model (`ingestion/screening/model/`) resets the
+loaded windows, so all papers are screened again.
 
 `harvest="oai"` back-fills through OAI-PMH instead (ListRecords, metadataPrefix=arXivRaw, by
 datestamp, following resumption tokens; incremental through state["oai_harvested_until"]). Both
@@ -51,7 +53,8 @@ from ingestion.screening.language_model import (CACHE_COLUMNS, CACHE_KEY, CACHE_
                                       read_cached_answers)
 from ingestion.screening.language_model import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
 from ingestion.arxiv.openalex import default_lookup, with_affiliations
-from ingestion.screening.rules import SCREENER_VERSION, screen
+from ingestion.screening.rules import SCREENER_VERSION
+from ingestion.screening.screener import learned_suffix, screen
 from ingestion.world import ARXIV_API as API_URL
 from ingestion.world import ARXIV_OAI as OAI_URL
 from ingestion.world import ARXIV_POLITE, World
@@ -379,11 +382,12 @@ def arxiv_source(
             model_screener.remember(cached)
         if rebuilt and cached:
             yield [{"model_answer": a} for a in cached]
-        if state.get("screener_version") != SCREENER_VERSION:
-            # new screening rules: fetch everything again so every paper is screened again
+        version = SCREENER_VERSION + learned_suffix(world.learned_screener)
+        if state.get("screener_version") != version:
+            # new screening rules or a new learned model: fetch everything again so every paper is screened again
             state["done_windows"] = []
             state.pop("oai_harvested_until", None)
-            state["screener_version"] = SCREENER_VERSION
+            state["screener_version"] = version
         http = polite.client()
         if harvest == "oai":
             oai = OaiClient(world.arxiv_oai, http=http, retry_wait_s=polite.retry_wait_s)
@@ -422,7 +426,7 @@ def arxiv_source(
         papers = [i["paper"] for i in items if "paper" in i]
         found = affiliations([p["arxiv_id"] for p in papers]) if affiliations and papers else {}
         papers = [with_affiliations(p, found.get(p["arxiv_id"])) for p in papers]
-        rows = [{**screen(p, registry), "screener": "rules"} for p in papers]
+        rows = [screen(p, registry, world.learned_screener) for p in papers]
         if model_screener and papers:
             rows, new = model_screener.screen(papers, rows)
             answers += new

@@ -43,7 +43,7 @@ from ingestion.screening.rules import KINDS, PaperText, defined_methods
 
 log = logging.getLogger(__name__)
 
-MODEL_SCREENER_VERSION = "m1"  # the prompt and the validation; a new one asks every paper again
+MODEL_SCREENER_VERSION = "m2"  # the prompt (m2: the labels' definitions) and the validation; a new one asks every paper again
 BASE_URL_ENV = "RLTRACK_SCREENER_BASE_URL"
 MODEL_ENV = "RLTRACK_SCREENER_MODEL"
 API_KEY_ENV = "RLTRACK_SCREENER_API_KEY"
@@ -124,19 +124,23 @@ comment and links and answer with one JSON object, nothing else, with exactly th
   verifiable rewards, preference optimisation, policy-gradient post-training, reward models for
   them); false for RL without language models and for papers that only mention RL.
 - "paper_kind": one of {", ".join(KINDS)}.
-  general_method: proposes a training method, objective, loss, estimator or recipe usable beyond one
-  domain. system: training infrastructure (frameworks, rollout engines, asynchronous or distributed
-  trainers, throughput and memory work). application: RL applied to one domain or product.
-  benchmark / dataset: the contribution is an evaluation suite, environment suite or data.
-  survey: a review. analysis: studies or explains existing methods without proposing one.
-  not_rl: exactly when is_rl_related is false.
+  general_method: proposes a training method for RL or preference post-training of language
+  models (an algorithm, objective, loss, advantage or reward estimator, or recipe) meant to apply
+  across tasks. application: an RL recipe for one domain, task family or product (medicine,
+  finance, translation, search or GUI agents, theorem proving...), even when it names its method.
+  system: training infrastructure (frameworks, rollout engines, asynchronous or distributed
+  trainers, throughput and memory work). benchmark / dataset: the contribution is an evaluation
+  suite, environment suite or data. survey: a review. analysis: studies or explains existing
+  methods without proposing one. not_rl: exactly when is_rl_related is false.
 - "model_report": true if the paper is a model's technical report.
 - "changes_loss": true if the proposed method (general_method only) changes a coefficient, clip
-  range, mask, weight or normalisation inside an existing policy loss; otherwise false.
+  range, mask, weight or normalisation inside an existing policy loss, or replaces that loss;
+  false for changes to rewards, data, sampling or schedules alone, and for other kinds.
 - "policy_size_b": the largest policy the authors train, in billions of parameters (total for
   mixture-of-experts, e.g. 235 for 235B-A22B), or null when not stated. Ignore reward models,
   judges, teachers and models only compared against.
-- "releases_code": true if the paper links its own code or says it is released.
+- "releases_code": true if the paper links its own code or says it is (or will be) released;
+  false for links to frameworks, models or data sets it only uses.
 - "reason": one short sentence: why this kind.
 - "size_evidence", "loss_evidence", "code_evidence", "report_evidence": the few words of the paper
   that support a true or non-null value of that field, else null."""

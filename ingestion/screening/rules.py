@@ -627,3 +627,41 @@ def screen(row: dict, frameworks: Sequence) -> dict:
         "maintainer_signal": maintainer_signal,
         "screener_version": SCREENER_VERSION,
     }
+
+
+# --- the rules' cues as inputs of the learned screener -------------------------------------------
+def cues(p: PaperText) -> dict[str, float]:
+    """Every cue the rules read, each 0/1 (a count scaled to 0..1 for infrastructure families), plus
+    the rules' own verdicts: the learned screener weighs them as features instead of obeying them."""
+    text, title, abstract = p.text, p.title, p.abstract
+    rl, why = is_rl_related(p)
+    kind, _ = paper_kind(p, (rl, why))
+    loss_text = _LOSS_FALSE_FRIENDS.sub(" ", text)
+    code_text = _NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", f"{abstract} {p.comment or ''}"))
+    found = {
+        "rl term": bool(_RL_TERM.search(text)), "rl negated": bool(_RL_NEGATED.search(text)),
+        "language-model term": bool(_LLM_TERM.search(text)), "rl resource": bool(_rl_resource(p)),
+        "survey title": bool(_SURVEY_TITLE.search(title)), "survey abstract": bool(_SURVEY_ABS.search(abstract)),
+        "benchmark title": bool(_BENCH_TITLE.search(title) or _ENV_TITLE.search(title)),
+        "benchmark abstract": bool(_BENCH_ABS.search(abstract)),
+        "dataset title": bool(_DATA_TITLE.search(title)), "dataset abstract": bool(_DATA_ABS.search(abstract)),
+        "method proposal": bool(_METHOD_ABS.search(abstract)), "named proposal": bool(_named_proposal(abstract)),
+        "method title": bool(_METHOD_TITLE.search(title)), "title acronym": bool(_title_acronym(title)),
+        "applies rl": bool(_APPLY_ABS.search(abstract)), "domain title": bool(_DOMAIN.search(title)),
+        "domain abstract": bool(_DOMAIN.search(abstract)), "tailored model": bool(_TARGETED.search(abstract)),
+        "analysis title": bool(_ANALYSIS_TITLE.search(title)), "analysis abstract": bool(_ANALYSIS_ABS.search(abstract)),
+        "infrastructure families": min(len(system_cues(p)), 4) / 4, "system title": bool(_SYSTEM_TITLE.search(title)),
+        "proposes a system": bool(_SYSTEM_ARTEFACT.search(abstract)),
+        "proposes a framework": bool(_FRAMEWORK_ARTEFACT.search(abstract)),
+        "model report": bool(_REPORT.search(text)),
+        "loss change": any(rx.search(loss_text) for rx in _LOSS_CHANGE),
+        "loss component": bool(_LOSS_COMPONENTS.search(loss_text)),
+        "code available": bool(_CODE_AVAILABLE.search(code_text)), "we release": bool(_WE_RELEASE.search(code_text)),
+        "release in a sentence": bool(_RELEASE_SENTENCE.search(code_text)),
+        "not released": bool(_NOT_RELEASED.search(f"{abstract} {p.comment or ''}")),
+        "any link": bool(p.links or _ANY_URL.search(f"{abstract} {p.comment or ''}")),
+        "rules: rl related": rl, "rules: releases code": releases_code(p)[0],
+        "rules: changes loss": changes_loss(p, kind)[0] if kind == "general_method" else False,
+    }
+    found.update({f"rules: {k}": kind == k for k in KINDS})
+    return {name: float(v) for name, v in found.items()}
