@@ -65,11 +65,21 @@ paper_titles as (
     where length(title_token) - length(replace(title_token, '_', '')) >= 3  -- four words or more
 ),
 
-distinct_titles as (
+unique_title_tokens as (
     -- a title two papers share (after their NAME: prefixes) names neither
-    select *
+    select title_token
     from paper_titles
-    where title_token in (select title_token from paper_titles group by title_token having count(*) = 1)
+    group by title_token
+    having count(*) = 1
+),
+
+distinct_titles as (
+    select
+        p.arxiv_id,
+        p.title_token,
+        p.title_head
+    from paper_titles as p
+    inner join unique_title_tokens as u on p.title_token = u.title_token
 ),
 
 title_candidates as (
@@ -89,9 +99,10 @@ by_title as (
         '_' || c.title_token || '_' as title_needle
     from title_candidates as c
     inner join {{ ref('int_threads__unified') }} as t on c.thread_id = t.thread_id
-    where position(
-        '_' || c.title_token || '_' in '_' || {{ method_token("t.title || ' ' || coalesce(t.body, '')") }} || '_'
-    ) > 0
+    where
+        position(
+            '_' || c.title_token || '_' in '_' || {{ method_token("t.title || ' ' || coalesce(t.body, '')") }} || '_'
+        ) > 0
 ),
 
 matches as (

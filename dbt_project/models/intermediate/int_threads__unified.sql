@@ -147,10 +147,14 @@ gaps as (
     select
         t.framework_id,
         t.number,
-        nullif(concat_ws(';',
-            case when t.comments_count > coalesce(h.comments_held, 0) then 'comments' end,
-            g.parts
-        ), '') as incomplete_parts
+        nullif(
+            concat_ws(
+                ';',
+                case when t.comments_count > coalesce(h.comments_held, 0) then 'comments' end,
+                g.parts
+            ),
+            ''
+        ) as incomplete_parts
     from threads as t
     left join open_gaps as g on t.framework_id = g.framework_id and t.number = g.number
     left join comment_loads as h on t.framework_id = h.framework_id and t.number = h.number
