@@ -24,8 +24,9 @@ def document(p: PaperText) -> str:
     return f"{p.title}. {p.title}. {p.abstract} {p.comment or ''}"
 
 
-def rule_cues(p: PaperText) -> dict[str, float]:
-    return {CUE_PREFIX + name: value for name, value in cues(p).items()}
+def rule_cues(p: PaperText, ruled: dict | None = None) -> dict[str, float]:
+    """The rules' cues and verdicts as features; ruled: the rules' row for `p`, if already screened."""
+    return {CUE_PREFIX + name: value for name, value in cues(p, ruled).items()}
 
 
 def text_quality(p: PaperText) -> list[str]:

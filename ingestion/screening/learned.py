@@ -117,7 +117,7 @@ class LearnedScreener:
     def decide(self, p: PaperText, rules: dict) -> dict[str, Decision]:
         """Every field's answer by the screener chosen for it, with its probability and reason.
         `rules` is the rule screener's row for the same paper (ingestion/screening/rules.py `screen`)."""
-        x = self.matrix([document(p)], [rule_cues(p)])
+        x = self.matrix([document(p)], [rule_cues(p, rules)])
         probs = {k: v[0] for k, v in self.probabilities(x).items()}
         kind = self.kinds({k: np.array([v]) for k, v in probs.items()})[0]
         doubt = text_quality(p)

@@ -630,12 +630,17 @@ def screen(row: dict, frameworks: Sequence) -> dict:
 
 
 # --- the rules' cues as inputs of the learned screener -------------------------------------------
-def cues(p: PaperText) -> dict[str, float]:
+def cues(p: PaperText, ruled: dict | None = None) -> dict[str, float]:
     """Every cue the rules read, each 0/1 (a count scaled to 0..1 for infrastructure families), plus
-    the rules' own verdicts: the learned screener weighs them as features instead of obeying them."""
+    the rules' own verdicts: the learned screener weighs them as features instead of obeying them.
+    ruled: the rules' `screen` row for the same paper, whose verdicts are taken instead of judging again."""
     text, title, abstract = p.text, p.title, p.abstract
-    rl, why = is_rl_related(p)
-    kind, _ = paper_kind(p, (rl, why))
+    if ruled is None:
+        rl = is_rl_related(p)
+        kind = paper_kind(p, rl)[0]
+        ruled = {"is_rl_related": rl[0], "paper_kind": kind, "releases_code": releases_code(p)[0],
+                 "changes_loss": changes_loss(p, kind)[0]}
+    kind = ruled["paper_kind"]
     loss_text = _LOSS_FALSE_FRIENDS.sub(" ", text)
     code_text = _NOT_RELEASED.sub(" ", _CODE_AS_DOMAIN.sub("domains", f"{abstract} {p.comment or ''}"))
     found = {
@@ -660,8 +665,8 @@ def cues(p: PaperText) -> dict[str, float]:
         "release in a sentence": bool(_RELEASE_SENTENCE.search(code_text)),
         "not released": bool(_NOT_RELEASED.search(f"{abstract} {p.comment or ''}")),
         "any link": bool(p.links or _ANY_URL.search(f"{abstract} {p.comment or ''}")),
-        "rules: rl related": rl, "rules: releases code": releases_code(p)[0],
-        "rules: changes loss": changes_loss(p, kind)[0] if kind == "general_method" else False,
+        "rules: rl related": ruled["is_rl_related"], "rules: releases code": ruled["releases_code"],
+        "rules: changes loss": ruled["changes_loss"],  # False for every kind but general_method
     }
     found.update({f"rules: {k}": kind == k for k in KINDS})
     return {name: float(v) for name, v in found.items()}
