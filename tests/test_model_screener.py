@@ -317,7 +317,7 @@ def _load(pipe, fake: FakeChat | None, **run_kwargs):
 
 
 def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path, monkeypatch, caplog):
-    import ingestion.arxiv.source as arxiv_mod
+    import ingestion.screening.rules as screening_rules
 
     caplog.set_level(logging.DEBUG)
 
@@ -343,7 +343,7 @@ def test_loaded_rows_say_which_screener_decided_and_reruns_cost_nothing(tmp_path
     before = _query(tmp_path, decisions)
 
     # new rules: every paper is fetched and screened again, the model is asked nothing
-    monkeypatch.setattr(arxiv_mod, "SCREENER_VERSION", "test-next")
+    monkeypatch.setattr(screening_rules, "SCREENER_VERSION", "test-next")  # the source reads it through screener_version
     with FakeChat() as fake:
         _load(pipe, fake)
         assert fake.requests == []

@@ -53,8 +53,7 @@ from ingestion.screening.language_model import (CACHE_COLUMNS, CACHE_KEY, CACHE_
                                       read_cached_answers)
 from ingestion.screening.language_model import FEATURE_COLUMNS as MODEL_FEATURE_COLUMNS
 from ingestion.arxiv.openalex import default_lookup, with_affiliations
-from ingestion.screening.rules import SCREENER_VERSION
-from ingestion.screening.screener import learned_suffix, screen
+from ingestion.screening.screener import screen, screener_version
 from ingestion.world import ARXIV_API as API_URL
 from ingestion.world import ARXIV_OAI as OAI_URL
 from ingestion.world import ARXIV_POLITE, World
@@ -382,7 +381,7 @@ def arxiv_source(
             model_screener.remember(cached)
         if rebuilt and cached:
             yield [{"model_answer": a} for a in cached]
-        version = SCREENER_VERSION + learned_suffix(world.learned_screener)
+        version = screener_version(world.learned_screener)
         if state.get("screener_version") != version:
             # new screening rules or a new learned model: fetch everything again so every paper is screened again
             state["done_windows"] = []

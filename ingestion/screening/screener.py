@@ -18,14 +18,10 @@ from ingestion.screening import learned, rules
 from ingestion.screening.rules import PaperText
 
 
-def learned_suffix(use_learned: bool = True) -> str:
-    """What the learned model adds to the rules' SCREENER_VERSION ("+l-<hash>"; "" without a model)."""
-    model = learned.load() if use_learned else None
-    return f"+{model.version}" if model else ""
-
-
 def screener_version(use_learned: bool = True) -> str:
-    return rules.SCREENER_VERSION + learned_suffix(use_learned)
+    """The rules' SCREENER_VERSION, with the learned model's version when it screens ("2.2+l-<hash>")."""
+    model = learned.load() if use_learned else None
+    return rules.SCREENER_VERSION + (f"+{model.version}" if model else "")
 
 
 def screen(row: dict, frameworks: Sequence, use_learned: bool = True) -> dict:
