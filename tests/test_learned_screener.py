@@ -128,3 +128,25 @@ def test_a_fitted_model_survives_its_json_round_trip(monkeypatch):
     for head, p in fitted.probabilities(x_fit).items():
         assert np.allclose(p, restored.probabilities(x_back)[head], atol=1e-3)
     assert fitted.predict(x_fit) == restored.predict(x_back)
+
+
+def test_writing_fresh_labels_merges_into_the_committed_file(tmp_path):
+    """A local cache holding only part of the labelled papers never drops the committed labels of the rest."""
+    from ingestion.screening.labelled import write_fresh_labels
+
+    out = tmp_path / "fresh_labels.csv"
+    out.write_text("arxiv_id,title,is_rl_related,kind,policy_size_b,changes_loss,releases_code,defined_methods\n"
+                   "2501.00001,Kept Paper,True,application,7,False,False,KP\n"
+                   "2501.00002,Old Title,True,analysis,,False,False,\n")
+    cache = tmp_path / "fresh"
+    cache.mkdir()
+    (cache / "2501.00002.json").write_text(json.dumps({
+        "arxiv_id": "2501.00002", "title": "New Title", "abstract": "a", "labels": {
+            "is_rl_related": True, "kind": "general_method", "policy_size_b": 32.0, "changes_loss": True,
+            "releases_code": False, "defined_methods": ["XPO"]}}))
+    assert write_fresh_labels(cache, out) == 2
+    first = out.read_text()
+    assert "2501.00001,Kept Paper,True,application,7,False,False,KP" in first
+    assert "2501.00002,Old Title,True,general_method,32,True,False,XPO" in first
+    write_fresh_labels(cache, out)
+    assert out.read_text() == first  # idempotent

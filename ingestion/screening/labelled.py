@@ -103,18 +103,24 @@ def all_papers() -> list[Labelled]:
 
 
 def write_fresh_labels(folder: Path = FRESH_FOLDER, out: Path = FRESH_LABELS_CSV) -> int:
-    """Commit-safe copy of the fresh labels: id, title and labels (never the abstract). Returns rows."""
-    rows = []
+    """Commit-safe copy of the fresh labels: id, title and labels (never the abstract), merged into the
+    committed file: a label of the local cache replaces that paper's row, and a committed label whose
+    abstract is not cached here is kept (a cache is local and may hold only part). Returns rows."""
+    rows = {r["arxiv_id"]: r for r in csv.DictReader(out.open())} if out.exists() else {}
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         cached = json.loads(f.read_text())
         if lab := cached.get("labels"):
             methods = lab.get("defined_methods") or []
-            rows.append({"arxiv_id": cached["arxiv_id"], "title": normalise_ws(cached.get("title")) or "",
-                         **{k: lab.get(k) for k in LABEL_FIELDS[:-1]},
-                         "defined_methods": ";".join(methods) if isinstance(methods, list) else methods})
+            size = _size(lab.get("policy_size_b"))
+            known = rows.get(cached["arxiv_id"], {})  # a committed title stays (a new version may retitle)
+            rows[cached["arxiv_id"]] = {"arxiv_id": cached["arxiv_id"],
+                                        "title": known.get("title") or normalise_ws(cached.get("title")) or "",
+                                        **{k: lab.get(k) for k in LABEL_FIELDS[:-1]},
+                                        "policy_size_b": "" if size is None else f"{size:g}",
+                                        "defined_methods": ";".join(methods) if isinstance(methods, list) else methods}
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=["arxiv_id", "title", *LABEL_FIELDS], lineterminator="\n")
         w.writeheader()
-        w.writerows(rows)
+        w.writerows(sorted(rows.values(), key=lambda r: r["arxiv_id"]))
     return len(rows)
