@@ -36,7 +36,14 @@ FRESH_READ_WHILE_TUNING = {"2509.21792", "2510.04206", "2605.15565", "2606.09138
                            "2506.02867", "2503.10460", "2503.23829", "2504.21318", "2505.17667"}
 
 
-def fresh_tune_half(arxiv_id: str) -> bool:
+# the samples of blind labels: the first (2026-11) drawn while rule screener 2.2 was written, split in a tune
+# and a test half; the second (2026-12) a random sample of the candidate pool that no rule or model choice read
+FIRST_SAMPLE, POOL_SAMPLE = "fresh-2026-11", "pool-2026-12"
+
+
+def fresh_tune_half(arxiv_id: str, sample: str = FIRST_SAMPLE) -> bool:
+    if sample != FIRST_SAMPLE:
+        return False
     return arxiv_id in FRESH_READ_WHILE_TUNING or int(hashlib.md5(arxiv_id.encode()).hexdigest(), 16) % 2 == 0
 
 
@@ -50,6 +57,7 @@ class Labelled:
     releases_code: bool
     policy_size_b: float | None
     origin: str  # "truth" | "fresh"
+    sample: str = ""  # of a fresh label: FIRST_SAMPLE | POOL_SAMPLE
 
 
 def _bool(value: object) -> bool:
@@ -83,6 +91,11 @@ def truth_papers(labels: Path = TRUTH_LABELS, cache: Path = PAPER_CACHE) -> list
     return out
 
 
+def sample_of(cached: dict) -> str:
+    """The blind-label sample a cached fresh paper belongs to (papers of the pool sample carry their batch)."""
+    return cached.get("sample") or (POOL_SAMPLE if cached.get("batch") else FIRST_SAMPLE)
+
+
 def fresh_papers(folder: Path = FRESH_FOLDER, exclude: set[str] = frozenset()) -> list[Labelled]:
     out = []
     for f in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -92,7 +105,7 @@ def fresh_papers(folder: Path = FRESH_FOLDER, exclude: set[str] = frozenset()) -
             continue
         out.append(Labelled(cached["arxiv_id"], paper_row(cached), _bool(lab.get("is_rl_related")), lab["kind"],
                             _bool(lab.get("changes_loss")), _bool(lab.get("releases_code")),
-                            _size(lab.get("policy_size_b")), "fresh"))
+                            _size(lab.get("policy_size_b")), "fresh", sample_of(cached)))
     return out
 
 
@@ -117,10 +130,11 @@ def write_fresh_labels(folder: Path = FRESH_FOLDER, out: Path = FRESH_LABELS_CSV
                                         "title": known.get("title") or normalise_ws(cached.get("title")) or "",
                                         **{k: lab.get(k) for k in LABEL_FIELDS[:-1]},
                                         "policy_size_b": "" if size is None else f"{size:g}",
-                                        "defined_methods": ";".join(methods) if isinstance(methods, list) else methods}
+                                        "defined_methods": ";".join(methods) if isinstance(methods, list) else methods,
+                                        "sample": sample_of(cached)}
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=["arxiv_id", "title", *LABEL_FIELDS], lineterminator="\n")
+        w = csv.DictWriter(fh, fieldnames=["arxiv_id", "title", *LABEL_FIELDS, "sample"], lineterminator="\n")
         w.writeheader()
-        w.writerows(sorted(rows.values(), key=lambda r: r["arxiv_id"]))
+        w.writerows(sorted(({"sample": FIRST_SAMPLE, **r} for r in rows.values()), key=lambda r: r["arxiv_id"]))
     return len(rows)

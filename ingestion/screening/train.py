@@ -325,11 +325,16 @@ def main(argv: list[str] | None = None) -> int:
     oof = cross_validate(data)
     summary = summarise(data, oof, rows)
     print("\n".join(table(summary, f"cross-validated ({FOLDS}-fold x {REPEATS} repeats by paper; mean, 95% CI):")))
-    untuned = np.array([i for i, p in enumerate(data.papers) if p.origin == "fresh" and not labelled.fresh_tune_half(p.arxiv_id)])
+    untuned = np.array([i for i, p in enumerate(data.papers)
+                        if p.origin == "fresh" and not labelled.fresh_tune_half(p.arxiv_id, p.sample)])
     untuned_summary = summarise(data, oof, untuned) if len(untuned) >= MIN_UNTUNED else None
     if untuned_summary:
         print("\n".join(table(untuned_summary, f"the same out-of-fold answers on the {len(untuned)} fresh papers the "
-                                                "rules were never written on (their test half):")))
+                                                "rules were never written on (the first sample's test half and the pool sample):")))
+    pool = np.array([i for i, p in enumerate(data.papers) if p.sample == labelled.POOL_SAMPLE])
+    if len(pool) >= MIN_UNTUNED:
+        print("\n".join(table(summarise(data, oof, pool), f"of which the {len(pool)} papers of the random candidate-pool "
+                                                            "sample (what a refresh screens):")))
     chosen = choose(untuned_summary or summary)
     print("chosen per field:", chosen,
           "(on the papers the rules were never written on)" if untuned_summary else "")
