@@ -269,7 +269,9 @@ def card_text(card: dict) -> str:
              ]
     for key, title in (("cross_validated", "Cross-validated on all labels (P / R, F1)"),
                        ("cross_validated_on_fresh_test_half", "The same out-of-fold answers on the fresh papers the rules "
-                                                              "were never written on")):
+                                                              "were never written on"),
+                       ("cross_validated_on_pool_sample", "Of which the random candidate-pool sample (what a refresh screens)"),
+                       ("cross_validated_on_truth", "The same out-of-fold answers on the papers of ../shared/truth")):
         if not (s := card.get(key)):
             continue
         lines += [f"### {title}", "", "| score | target P/R | " + " | ".join(SCREENERS) + " |",
@@ -331,10 +333,14 @@ def main(argv: list[str] | None = None) -> int:
     if untuned_summary:
         print("\n".join(table(untuned_summary, f"the same out-of-fold answers on the {len(untuned)} fresh papers the "
                                                 "rules were never written on (the first sample's test half and the pool sample):")))
-    pool = np.array([i for i, p in enumerate(data.papers) if p.sample == labelled.POOL_SAMPLE])
-    if len(pool) >= MIN_UNTUNED:
-        print("\n".join(table(summarise(data, oof, pool), f"of which the {len(pool)} papers of the random candidate-pool "
-                                                            "sample (what a refresh screens):")))
+    subsets = {}  # the same out-of-fold answers on the truth's papers and on the random pool sample
+    for key, keep, title in (("truth", lambda p: p.origin == "truth", "papers of ../shared/truth (the rules were written on them)"),
+                             ("pool_sample", lambda p: p.sample == labelled.POOL_SAMPLE,
+                              "papers of the random candidate-pool sample (what a refresh screens; never read before labelling)")):
+        idx = np.array([i for i, p in enumerate(data.papers) if keep(p)])
+        if len(idx) >= MIN_UNTUNED:
+            subsets[key] = summarise(data, oof, idx)
+            print("\n".join(table(subsets[key], f"the same out-of-fold answers on the {len(idx)} {title}:")))
     chosen = choose(untuned_summary or summary)
     print("chosen per field:", chosen,
           "(on the papers the rules were never written on)" if untuned_summary else "")
@@ -346,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cv:
         return 0
     art = build(data, summary, untuned_summary)
+    art["card"].update({f"cross_validated_on_{k}": _rounded(v) for k, v in subsets.items()})
     art["card"]["learning_curve"] = curve
     ARTIFACT.write_text(json.dumps(art, separators=(",", ":"), sort_keys=True) + "\n")
     CARD.write_text(card_text(art["card"]))
