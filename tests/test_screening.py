@@ -219,6 +219,19 @@ def test_policy_size_moe_and_bounds(abstract, size):
         # code hosts beyond GitHub in arXiv's comment
         ("RL for LLMs.", "Under review. Code: https://anonymous.4open.science/r/xpo-5A1B", True),
         ("RL for LLMs.", "12 pages. Implementation at https://gitee.com/someone/xpo", True),
+        # code named inside a list of what is out, or promised
+        ("RL for LLMs. The policy, code, and training data are all open-sourced.", None, True),
+        ("RL for LLMs. All code, prompts and evaluation scripts are released for replication.", None, True),
+        ("RL for LLMs. The code and data are in the supplementary material.", None, True),
+        ("RL for LLMs.", "Code coming soon", True),
+        ("RL for LLMs. We release our GitHub repository with the training recipes.", None, True),
+        # the paper's own software is open source; an open model or data set alone is not code
+        ("We introduce Gymnax-R, an open-source environment suite for training LLM agents with RL.", None, True),
+        ("RL for LLM agents. As an open-source, extensible platform, Foo supports any simulator.", None, True),
+        ("RL for LLM agents. The Foo toolkit is open-sourced with a live demo.", None, True),
+        ("RL for LLMs. The resulting 7B model is open-sourced on the Hub.", None, False),
+        ("RL for LLMs. We compare with open-source models and code generation benchmarks are available.", None, False),
+        ("RL for LLMs. Training on open-source data, XPO beats open-source baselines.", None, False),
     ],
 )
 def test_code_release_real_phrasing(abstract, comment, expected):

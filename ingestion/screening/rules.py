@@ -29,7 +29,7 @@ from ingestion.arxiv.pool import in_pool
 from ingestion.cues import Cue, first_cue
 from ingestion.text import find_code_urls
 
-SCREENER_VERSION = "2.2"
+SCREENER_VERSION = "2.3"
 
 KINDS = ("general_method", "system", "application", "benchmark", "dataset", "survey", "analysis", "not_rl")
 
@@ -483,8 +483,27 @@ _NOT_RELEASED = _rx(r"\b(?:not|no|never)\b[^.]{0,20}?\b(?:code|implementation|so
 # code as a task domain beside others ("prompts spanning math, code and science") is not a release
 _CODE_AS_DOMAIN = _rx(r"\b(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)(?:,? (?:and |or )?|/)(?:code|coding)\b|"
                       r"\b(?:code|coding)(?:,? (?:and |or )?|/)(?:math\w*|science|STEM|logic|puzzles?|writing|reasoning)\b")
+# code named anywhere in a sentence that then says it is out: "the model, code, and dataset are all open-sourced",
+# "all code, prompts and transcripts are released", "code and data are in the supplementary material"
+_CODE_IN_A_LIST_OUT = _rx(r"\b(?:source )?codes?\b" + _NOT_OWN_CODE + r"[^.]{0,80}? (?:is|are|will be|has been|have been)"
+                          r"(?: all| also| fully| publicly| made| openly| freely| now)* (?:available|released|open[- ]?sourced?|"
+                          r"accessible|public|(?:included )?in (?:the )?supplementary)\b|\bcodes? (?:is |are )?(?:coming soon|forthcoming)\b")
+# the paper's own software is open source: "we introduce X, an open-source framework for ...", "X is open-sourced",
+# "as an open-source platform, X ..." (an open model or data set alone is not code)
+_OWN_SOFTWARE = r"(?:framework|tool|toolkit|toolbox|platform|library|environment|gym|server|runtime|simulator|package|system|codebase)s?"
+_OPEN_SOURCE_SOFTWARE = _rx(r"\b(?:we (?:introduce|present|propose|develop|build|release|design)|introduces|presents)\s+(?:[\w+-]+,?\s+)?"
+                            r"(?:an?|the first|the) (?:[\w-]+ ){0,2}?open[- ]?source[d]? (?:[\w-]+ ){0,2}?" + _OWN_SOFTWARE + r"\b"
+                            r"|\bas an open[- ]?source(?:,? [\w-]+)*,? " + _OWN_SOFTWARE + r"\b"
+                            r"|(?:^|(?<=\. ))(?:(?!\b(?:models?|weights|checkpoints|data|datasets?|LLMs?)\b)[^.])*\b(?:is|are|has been|have been) "
+                            r"(?:fully |now |also )?open[- ]?sourced\b")
+# "we release our GitHub repository", "we release the full pipeline"
+_RELEASE_REPOSITORY = _rx(r"\bwe (?:also |will |further |fully |publicly )*(?:release|open-source|open source|opensource)"
+                          r"(?: (?:our|the|its|full|complete|entire)){0,3} (?:github|repository|repo|pipeline|scripts)\b")
 _CODE_CUES = (Cue(True, _CODE_AVAILABLE, label="code available"), Cue(True, _WE_RELEASE, label="release"),
-              Cue(True, _RELEASE_SENTENCE, label="release in a sentence"))
+              Cue(True, _RELEASE_SENTENCE, label="release in a sentence"),
+              Cue(True, _CODE_IN_A_LIST_OUT, label="code among what is out"),
+              Cue(True, _RELEASE_REPOSITORY, label="release of the repository"),
+              Cue(True, _OPEN_SOURCE_SOFTWARE, label="open-source software of its own"))
 # a link right after a cue that it is the paper's own: "Project page and code: <url>", "available at <url>"
 _OWN_LINK_BEFORE = _rx(r"(?:\bcodes?\b|project page|repository|repo\b|implementation|available|released|open[- ]?sourced?|"
                        r"github|homepage|website)[^.]{0,40}$")
