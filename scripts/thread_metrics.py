@@ -43,7 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.github.thread_roles import ROLES, ThreadText, cue_features, method_names, thread_role  # noqa: E402
+from ingestion.github import train_roles as thread_model  # noqa: E402
+from ingestion.github.thread_roles import ROLES, method_names, thread_role  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")
@@ -54,12 +55,7 @@ def cached_thread(cache: Path, repo: str, number: str) -> dict | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
-def thread_text(item: dict) -> ThreadText:
-    labels = tuple(str(lb.get("name")) for lb in item.get("labels") or [] if isinstance(lb, dict))
-    user = item.get("user") or {}
-    return ThreadText(item.get("title") or "", item.get("body") or "",
-                      "pull_request" if item.get("pull_request") is not None else "issue", labels,
-                      str(user.get("login") or "").endswith("[bot]"))
+thread_text = thread_model.thread_text_from_cache
 
 
 def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date | None:
@@ -261,30 +257,26 @@ def by_completeness(truth_rows: list[dict], cache: Path) -> list[str]:
             f"failure {_prf('failure', 'failure_report', pairs)}" for group, pairs in sorted(groups.items())]
 
 
-def learned_lofo(truth_rows: list[dict], cache: Path, with_rule_role: bool = True) -> Callable[[str, dict], str]:
-    """Leave-one-framework-out predictions of a logistic regression over the rules' cue families
-    (`cue_features`, with or without the rules' own role): for each framework, a model fitted on the
-    other frameworks' threads only."""
-    from sklearn.feature_extraction import DictVectorizer
-    from sklearn.linear_model import LogisticRegression
-
-    cases = [(row["repo"], row["thread_type"], item) for row in truth_rows
-             if (item := cached_thread(cache, row["repo"], row["number"])) is not None]
-    def key(repo: str, item: dict) -> tuple[str, int]:
-        return repo, int(item["number"])
-
-    feats = {key(r, item): {k: v for k, v in cue_features(thread_text(item)).items()
-                            if with_rule_role or not k.startswith("rule_")} for r, _, item in cases}
-    held_out: dict[tuple[str, int], str] = {}
-    for repo in {r for r, _, _ in cases}:
-        train = [(feats[key(r, item)], hand) for r, hand, item in cases if r != repo]
-        vec = DictVectorizer()
-        x = vec.fit_transform([f for f, _ in train])
-        model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=2000).fit(x, [h for _, h in train])
-        test = [item for r, _, item in cases if r == repo]
-        for item, hand in zip(test, model.predict(vec.transform([feats[key(repo, i)] for i in test]))):
-            held_out[key(repo, item)] = "failure_report" if hand == "failure" else hand
-    return lambda repo, item: held_out[key(repo, item)]
+def lofo_tables(truth_rows: list[dict], cache: Path, truth: Path) -> list[str]:
+    """Leave-one-framework-out: for each framework, the learned combination fitted on the other eight
+    only (its regularisation chosen by a leave-one-framework-out inside those eight), with and without
+    the rules' role among its inputs; and the rules (not held out: written after reading all nine)."""
+    with_rules = thread_model.cases_from_cache(truth, cache)
+    alone = [thread_model.Case(c.key, c.framework, c.hand, {k: v for k, v in c.features.items()
+                                                            if not k.startswith("rule_")}, c.rule) for c in with_rules]
+    variants = [("rules (version 3; written after reading these threads, so not held out)",
+                 with_rules, thread_model.rules_fitter),
+                ("learned combination of the cue families and the rules' role, leave-one-framework-out",
+                 with_rules, thread_model.learned_fitter()),
+                ("learned combination of the cue families alone, leave-one-framework-out",
+                 alone, thread_model.learned_fitter())]
+    lines = []
+    for title, cases, fitter in variants:
+        held = thread_model.leave_one_framework_out(cases, fitter)
+        by_key = {c.key: ("failure_report" if held[c.key] == "failure" else held[c.key]) for c in cases}
+        lines += ["", f"per framework, {title}:",
+                  *per_framework(truth_rows, cache, lambda repo, item, by_key=by_key: by_key[f"{repo}#{item['number']}"])]
+    return lines
 
 
 def print_report(result: dict, show_errors: bool) -> None:
@@ -338,9 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
     print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
-        for with_rule_role, what in ((True, "and the rules' role"), (False, "alone")):
-            print(f"\nper framework, logistic regression over the cue families {what}, leave-one-framework-out:")
-            print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache, with_rule_role))))
+        print("\n".join(lofo_tables(rows, args.cache, args.truth)))
     return 0
 
 

@@ -47,13 +47,14 @@ CASES = [
     # failure reports: the training run misbehaves
     ("Training ZZPO, the loss suddenly becomes nan and the reward becomes 0", "After 100 steps.", "issue", (),
      "failure_report"),
-    ("ZZPO: OOM when the rollout engine starts", "", "issue", ("🐛 bug",), "failure_report"),
+    ("ZZPO: OOM when the rollout engine starts", "", "issue", ("🐛 bug",), "bug_report"),  # memory: a setup defect
     ("Megatron training crash after 300 steps with ZZPO", "", "issue", (), "failure_report"),
     ("What causes the sudden increase in entropy during training?", "", "issue", (), "failure_report"),
     ("reward=0 and loss=0 from the first step", "", "issue", (), "failure_report"),
     ("The run hangs while computing reference log-probs", "", "issue", (), "failure_report"),
     ("Is something off with memory?", "At step 3 it dies with CUDA out of memory on 8 GPUs.", "issue", (),
-     "failure_report"),
+     "bug_report"),
+    ("Reward drops after step 200 and then the job runs out of memory", "", "issue", (), "failure_report"),
     ("训练时输出乱码", "第二次 rollout 之后", "issue", (), "failure_report"),
     # bug reports about an existing implementation
     ("scale_rewards malfunctions in the trainer", "The batch branch computes the group std.", "issue", (),
