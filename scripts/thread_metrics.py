@@ -279,6 +279,30 @@ def lofo_tables(truth_rows: list[dict], cache: Path, truth: Path) -> list[str]:
     return lines
 
 
+def check_set(labels: Path, cache: Path, other_rules: Callable | None = None) -> list[str]:
+    """Proposal and failure P/R on a check set of threads outside the registry (our own labels, by the
+    study's definitions: a proposal asks for or brings a named RL training method; a failure report says
+    training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set."""
+    from ingestion.github.thread_roles import rule_role
+    from ingestion.github.thread_roles import thread_role as shipped
+
+    rows = _read_csv(labels)
+    deciders = {"rules (version 3)": lambda t: rule_role(t)[0], "shipped role step": lambda t: shipped(t)[0]}
+    if other_rules:
+        deciders["rules from --rules-file"] = other_rules
+    lines = [f"{'batch':<8}{'threads':>8}  {'decider':<26}{'proposal P     R  found/labelled':<33}"
+             f"{'failure P     R  found/labelled'}"]
+    for batch in sorted({r.get("batch", "all") for r in rows}) + ["all"]:
+        sub = [r for r in rows if batch == "all" or r.get("batch", "all") == batch]
+        items = [(r["thread_type"], thread_text(cached_thread(cache, r["repo"], r["number"]))) for r in sub
+                 if cached_thread(cache, r["repo"], r["number"]) is not None]
+        for name, decide in deciders.items():
+            pairs = [(hand, decide(t)) for hand, t in items]
+            lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
+                         f"{_prf('failure', 'failure_report', pairs)}")
+    return lines
+
+
 def print_report(result: dict, show_errors: bool) -> None:
     (p, r), (tp, fp, fn) = result["pr"], result["counts"]
     print(f"threads measured: {result['measured']}  (missing from the cache: {len(result['missing'])})")
@@ -305,6 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
     parser.add_argument("--rules-file", type=Path, help="measure another version of thread_roles.py (e.g. "
                         "`git show REV:ingestion/github/thread_roles.py > /tmp/roles.py`)")
+    parser.add_argument("--check-set", type=Path, help="labels (repo, number, thread_type, batch) of threads "
+                        "outside the registry, cached under --check-cache: prints only their P/R")
+    parser.add_argument("--check-cache", type=Path, help="the check set's thread cache")
     parser.add_argument("--lofo", action="store_true",
                         help="also a learned model over the cue families, leave-one-framework-out")
     args = parser.parse_args(argv)
@@ -313,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cache.is_dir():
         parser.error(f"thread cache not found: {args.cache}")
     rows = _read_csv(args.truth)
+    other_rules = None
     if args.rules_file:
         global thread_role
         spec = importlib.util.spec_from_file_location("rules_under_test", args.rules_file)
@@ -320,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
         spec.loader.exec_module(module)
         thread_role = module.thread_role
         print(f"rules from {args.rules_file} (version {module.CLASSIFIER_VERSION})")
+        other_rules = lambda t: module.thread_role(t)[0]  # noqa: E731
+    if args.check_set:
+        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules)))
+        return 0
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, rules (threads read from the cache / labelled):")
     print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))

@@ -65,14 +65,14 @@ def core_title(title: str) -> str:
 # --- asks and contributions -----------------------------------------------------------------------
 FEATURE_TAG = _rx(r"\[\s*(?:feature(?:\s*request)?|feat|enhancement|new (?:method|algorithm)|rfc|proposal|algo)\s*\]|"
                   r"(?:^|\]\s*|\s)(?:feat|feature)(?:\([^)]*\))?!?\s*:")
-FEATURE_VERB = _rx(r"\b(?:add(?:s|ed|ing)?|addition of|support(?:s|ed|ing)?(?: for)?|implement(?:s|ed|ing|ation)?|"
+FEATURE_VERB = _rx(r"\b(?:add(?:s|ed|ing)?|addition of|support(?:s|ed|ing)?(?: for)?|implement(?:s|ed|ing)?|"
                    r"integrat(?:e|es|ed|ing|ion)|introduc(?:e|es|ed|ing)|enabl(?:e|es|ing)|"
                    r"new (?:trainer|loss|algorithm|method|estimator|option)|request(?:ing)? for)\b|"
                    r"支持|加入|添加|增加|实现|引入")
 MAINTENANCE_START = _rx(r"^(?:fix(?:es|ed|ing)?|bug ?fix|hot ?fix|docs?|documentation|refactor(?:s|ed|ing)?|"
                         r"chore|ci|tests?|typo|revert|bump(?:s|ed)?|style|lint|format(?:ting)?|clean ?up|"
                         r"remove[sd]?|delete[sd]?|deprecate[sd]?|rename[sd]?|update[sd]?|upgrade[sd]?|"
-                        r"perf|misc|build|release|minor|cp)\b")
+                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b")
 MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|readme|refactor|revert|"
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
 PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
@@ -131,14 +131,16 @@ STALLS = _rx(
     r"(?:n't|\bnot|\bnever)\s+(?:the\s+)?" + _METRIC + r"\s+(?:\w+\s+)?(?:increas|improv|ris|go up|grow|converg)\w*|"
     r"\b(?:not|never|fails? to|failed to|unable to|does ?n[o']?t|did ?n[o']?t|won'?t|can ?not|can'?t)\s+"
     r"(?:\w+\s+)?(?:converg|learn)\w*|"
-    r"\bno (?:improvement|progress|gains?|learning|increase)\b|\bwithout (?:any )?improvement\b|"
+    r"\bno (?:further |noticeable |obvious |significant |clear |real )?(?:\w+ )?(?:improvement|progress|gains?|learning|increase|"
+    r"change in (?:the )?(?:reward|loss|accuracy|score))\b|\bwithout (?:any )?(?:noticeable |obvious )?(?:improvement|increase)\b|"
     r"\bplateau\w*|\bstagnat\w*|\b(?:flat|stagnant) (?:reward|curve|line|loss)\b|"
     + _METRIC + r"[^.\n]{0,20}?\b(?:(?:is|are|stays?|remains?|looks?|keeps?|stuck)\s+(?:\w+\s+)?"
     r"(?:flat|constant|unchanged|the same)|(?:stays?|remains?|stuck|keeps?)\s+(?:at|around|near)\s+-?\d|"
     r"(?:is|are|was|were|stays?|remains?|keeps?)\s+(?:always|constantly|still)\s+(?:at\s+)?(?:-?\d+(?:\.\d+)?|zero)"
     + _R + r"|(?:is|are|was|were|becomes?|became|goes|went|turns?|drops? to|stays?|remains?)\s+(?:at\s+)?"
     r"(?:0(?:\.0+)?|zero)" + _R + r"|always (?:-?\d+(?:\.\d+)?|zero)" + _R + r"|=\s*0(?:\.0+)?" + _R + r")|"
-    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:效果|提升|收益|变化|增长)|训不动|学不到|一直为\s*-?\d")
+    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:效果|提升|收益|变化|增长)|训不动|学不到|"
+    r"不再(?:增长|上升|提升|上涨|提高|变化)|一直(?:都)?(?:是|为)\s*-?\d|(?:为|是|变为|变成)\s*0(?![.\d])")
 WORSENS = _rx(
     _METRIC + r"[^.\n]{0,25}?\b(?:drops?|dropped|dropping|decreas\w*|declin\w*|falls?|fell|falling|degrad\w*|"
     r"plummet\w*|deteriorat\w*|goes down|went down|going down|tank\w*|worse)\b|"
@@ -148,7 +150,8 @@ WORSENS = _rx(
     r"response length|perplexity)\b|"
     r"\b(?:loss(?:es)?|kl|grad(?:ient)?[_ ]?norms?|entropy|perplexity|ppl)\b[^.\n]{0,30}?\b(?:goes up|went up|"
     r"keeps? (?:rising|growing|increasing|going up))\b|"
-    r"下降|降低|变差|跳水|掉点|变低|越训越(?:差|低|短)")
+    r"(?:奖励|reward|准确率|正确率|精度|acc\w*|分数|得分|效果|性能|指标|score)\S{0,8}?(?:下降|降低|变差|跳水|掉点|变低|下跌|越来越(?:低|差))|"
+    r"越训越(?:差|低|短)")
 UNSTABLE = _rx(r"\bunstable\b|\binstabilit\w*|\bspik(?:e|es|ed|ing|y)\b|\boscillat\w*|\bfluctuat\w*|"
                r"\bjumps? (?:to|up)\b|震荡|波动|不稳定|抖动")
 WRONG_RESULTS = _rx(
@@ -173,7 +176,8 @@ WRONG_RESULTS = _rx(
     r"\b(?:abnormal|weird|strange|unusual|odd|unexpected|suspicious)\s+(?:training\s+|reward\s+|loss\s+)?"
     r"(?:curves?|behaviou?r|results?|loss|rewards?|training|values?|dynamics|metrics?)\b|"
     + _METRIC + r"s?\s+(?:is\s+)?abnormal|\breward hacking\b|"
-    r"异常|复现\S{0,10}(?:不一致|差|低|不了)|(?:无法|不能|没能|未能)复现|不一致|对不齐")
+    r"异常|复现\S{0,10}(?:不一致|差|低|不了)|(?:无法|不能|没能|未能)复现|不一致|对不齐|对不上|差(?:距|别)(?:很|非常|较)?大|"
+    r"效果(?:很|非常)?(?:差|不好)")
 RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|on|after)\b|\bdeadlock\w*|"
                  r"\bfreez(?:e|es|ing)\b|\bcrash(?:es|ed|ing)?\b|segmentation fault|\bsigkill\b|\bkilled\b|"
                  r"\bterminat\w* (?:unexpectedly|abnormally|without)|\bexit(?:s|ed)? (?:unexpectedly|abnormally)\b|"
@@ -188,8 +192,8 @@ TRAINING_CONTEXT = _rx(r"\b(?:train\w*|rl|rlhf|rlvr|rollouts?|steps?|epochs?|wan
 # --- maintenance, trackers, defects, questions ----------------------------------------------------
 TRACKER = _rx(r"(?<!on the )(?<!in the )(?<!on your )(?<!in your )\broad ?map\b|\brelease\b|\bpublish\w*|\bchangelog\b|"
               r"\btracker\b|\bmeta[- ]issue\b|\bmegathread\b|\bupdates? summary\b|"
-              r"\bsync(?:hroni[sz]e)?\b[^.]{0,30}\b(?:v\d|version|release|upstream)|^\W*v\d+\.\d+|"
-              r"(?<![\w.])v\d+\.\d+(?:\.\d+)?(?![\w.])")
+              r"\bsync(?:hroni[sz]e)?\b[^.]{0,30}\b(?:v\d|version|release|upstream)|^\W*(?-i:v)\d+\.\d+|"
+              r"(?<![\w.])(?-i:v)\d+\.\d+(?:\.\d+)?(?![\w.])")
 MAINTENANCE_TAG = _rx(r"\[[^\]]*\b(?:docs?|documentation|ci|tests?|chore|misc|example|recipe)s?\b[^\]]*\]")
 BUG_TEMPLATE = _rx(r"^#{1,6}\s*(?:reproduction|system info|expected behaviou?r|actual behaviou?r|bug description|"
                    r"steps to reproduce|describe the bug|to reproduce|information|logs?|environment)\b")
@@ -247,7 +251,7 @@ def headings(prose: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
 def bare_method_title(core: str) -> bool:
     """A short title that is little more than a method's name ('DPO', 'Reinforce++ baseline')."""
     words = core.split()
-    return 0 < len(words) <= 2 and bool(method_names(core)) and not (
+    return 0 < len(words) <= 2 and len(core) <= 40 and bool(method_names(core)) and not (
         BUG.search(core) or ERROR.search(core) or QUESTION.search(core) or failure_match(core))
 
 
