@@ -35,10 +35,11 @@ import csv
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -74,24 +75,41 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9+]", "", name.lower())
 
 
-def adopted_methods(truth_dir: Path) -> dict[str, set[str]]:
-    """repo -> arXiv ids and normalised method names the framework adopted (adoptions_dev.csv, with
-    the papers' defined method names): the adoption the warehouse gets from fct_method_adoptions."""
+def adopted_methods(truth_dir: Path) -> dict[str, dict[str, str]]:
+    """repo -> {arXiv id or normalised method name: adoption date} of what the framework adopted
+    (adoptions_dev.csv, with the papers' defined method names; the earliest signal's date): the
+    adoption the warehouse gets from fct_method_adoptions."""
     papers = _read_csv(truth_dir / "paper_labels_dev.csv")
     defined = {p["arxiv_id"]: [n for n in (p.get("defined_methods") or "").split(";") if n] for p in papers}
-    out: dict[str, set[str]] = {}
+    out: dict[str, dict[str, str]] = {}
     for a in _read_csv(truth_dir / "adoptions_dev.csv"):
-        names = {_norm(n) for n in [a["method_name"], *defined.get(a["arxiv_id"], [])]}
-        out.setdefault(a["repo"], set()).update({a["arxiv_id"], *names})
+        day = a.get("earliest_signal_date") or a.get("first_id_commit_date") or "9999-12-31"
+        for key in {a["arxiv_id"], *(_norm(n) for n in [a["method_name"], *defined.get(a["arxiv_id"], [])])}:
+            keys = out.setdefault(a["repo"], {})
+            keys[key] = min(keys.get(key, day), day)
     return out
 
 
-def study_outcome(row: dict, adopted: bool, maintainer_replied: bool) -> str:
-    """fct_method_proposals.study_outcome, from the thread's state and the framework's adoption."""
+def squash_merged(mirrors: Path | None, repo: str) -> set[int]:
+    """Pull-request numbers a default-branch commit of the repository's bare mirror
+    (<mirrors>/<owner>+<repo>/repo) names as "(#number)" at the end of its subject."""
+    git_dir = mirrors / repo.replace("/", "+") / "repo" if mirrors else None
+    if git_dir is None or not git_dir.exists():
+        return set()
+    log = subprocess.run(["git", "--git-dir", str(git_dir), "log", "HEAD", "--format=%s"],
+                         capture_output=True, text=True, check=False).stdout
+    return {int(n) for n in re.findall(r"\(#(\d+)\)\s*$", log, re.MULTILINE)}
+
+
+def study_outcome(row: dict, adopted_on: str | None, maintainer_replied: bool, landed: bool) -> str:
+    """fct_method_proposals.study_outcome, from the thread's state, a squash merge and the
+    framework's adoption (dated)."""
     pull = row["is_pull_request"] == "True"
-    if row["merged"] == "True" or (adopted and pull and row["state"] == "open"):
+    if row["merged"] == "True" or (pull and landed and row["state"] == "open"):
         return "merged"
-    if adopted and not pull and row["state"] == "closed":
+    opened = date.fromisoformat(row["created_at"]) if row.get("created_at") else None
+    after_ask = adopted_on is not None and (opened is None or date.fromisoformat(adopted_on) >= opened - timedelta(days=7))
+    if after_ask and not pull and row["state"] == "closed":
         return "implemented_elsewhere"
     if row["state"] == "closed":
         return "closed"
@@ -101,12 +119,14 @@ def study_outcome(row: dict, adopted: bool, maintainer_replied: bool) -> str:
 _STUDY_OUTCOME = {"closed_not_done": "closed", "open_without_reply": "open_without_maintainer_reply"}
 
 
-def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -> list[str]:
+def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path, mirrors: Path | None = None
+                         ) -> list[str]:
     """Per framework: the first maintainer reply (comments and reviews) within a day of the label,
     and the proposals' study outcome against the label. A thread missing from the cache counts as
     wrong where the figure needs its replies (never guessed); the proposal's method is its first
     named method or arXiv id, and adoption comes from the adoption truth."""
     adoptions = adopted_methods(truth_dir)
+    landed: dict[str, set[int]] = {}
     reply: dict[str, list[int]] = {}  # repo -> [right, labelled, missing]
     outcome: dict[str, list[int]] = {}
     wrong: list[str] = []
@@ -123,14 +143,18 @@ def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -
             continue
         first = ([i for i in row["named_arxiv_ids"].split(";") if i][:1]
                  + [_norm(n) for n in row["named_methods"].split(";") if n][:1])
-        adopted = any(k in adoptions.get(row["repo"], set()) for k in first)
-        needs_replies = row["state"] == "open" and row["merged"] != "True" and not adopted
+        days = [adoptions.get(row["repo"], {})[k] for k in first if k in adoptions.get(row["repo"], {})]
+        adopted_on = min(days) if days else None
+        if row["repo"] not in landed:
+            landed[row["repo"]] = squash_merged(mirrors, row["repo"])
+        is_landed = int(row["number"]) in landed[row["repo"]]
+        needs_replies = row["state"] == "open" and row["merged"] != "True" and not is_landed
         o = outcome.setdefault(row["repo"], [0, 0, 0])
         o[1] += 1
         if needs_replies and item is None:
             o[2] += 1
             continue
-        got = study_outcome(row, adopted, ours is not None)
+        got = study_outcome(row, adopted_on, ours is not None, is_landed)
         want = _STUDY_OUTCOME.get(row["proposal_outcome"], row["proposal_outcome"])
         o[0] += got == want
         if got != want:
@@ -329,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
     parser.add_argument("--rules-file", type=Path, help="measure another version of thread_roles.py (e.g. "
                         "`git show REV:ingestion/github/thread_roles.py > /tmp/roles.py`)")
+    parser.add_argument("--mirrors", type=Path, help="bare mirrors <dir>/<owner>+<repo>/repo of the frameworks: "
+                        "a squash-merged pull request (a '(#n)' commit subject) counts as merged")
     parser.add_argument("--check-set", type=Path, help="labels (repo, number, thread_type, batch) of threads "
                         "outside the registry, cached under --check-cache: prints only their P/R")
     parser.add_argument("--check-cache", type=Path, help="the check set's thread cache")
@@ -358,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\nrules by how much of the thread was read (P, R, found/labelled):")
     print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
-    print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent)))
+    print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent, args.mirrors)))
     print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
     print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
