@@ -91,6 +91,9 @@ CASES = [
     ("ZZPO training problem", BUG_TEMPLATE + " The reward should go up but it goes down after 100 steps.", "issue",
      ("bug",), "failure_report"),
     ("[Bug] ZZPO critic", "", "issue", (), "bug_report"),
+    # a method-name title over an error report asks for nothing
+    ("ZZPO training", "I'm having an issue.\n`TypeError: reward_fn() missing 1 required positional argument`",
+     "issue", (), "bug_report"),
     ("Training results are bad", "The accuracy is only 60% after the default recipe.", "issue", (), "failure_report"),
     ("reward is always 0", "", "issue", (), "failure_report"),
     ("Reproduce the ZZPO results", "I cannot get 50 on the benchmark, only 30.", "issue", (), "failure_report"),

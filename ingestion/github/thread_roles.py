@@ -118,7 +118,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"bug-report template: {_cue(heading)!r}"
     if label := labels_match((*labels, *TITLE_TAG.findall(title)), BUG_LABEL):
         return "bug_report", f"label or tag {label!r}"
-    if bare_method_title(core):
+    if bare_method_title(core) and not (ERROR.search(prose) or ERROR.search(code)):
         return "proposal", f"title is a method name: {core[:60]!r}"
     if m := BUG.search(title) or BUG.search(prose):
         return "bug_report", f"reports a defect: {_cue(m)!r}"
