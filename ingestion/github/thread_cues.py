@@ -75,6 +75,9 @@ MAINTENANCE_START = _rx(r"^(?:fix(?:es|ed|ing)?|bug ?fix|hot ?fix|docs?|document
                         r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b")
 MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|readme|refactor|revert|"
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
+# documentation content a pull request may add about a method without adding the method
+DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
+                   r"paper[ _]index|awesome)\b|教程|文档")
 PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
               r"introduces?|supports?|integrates?|enables?|brings?)\b|\bwe (?:add|implement|introduce)\b|"
               r"\bimplements?\b|\badd(?:s|ed)? (?:support|an? (?:new )?option)\b|\bnewly supported\b|"
@@ -176,6 +179,8 @@ WRONG_RESULTS = _rx(
     r"\b(?:abnormal|weird|strange|unusual|odd|unexpected|suspicious)\s+(?:training\s+|reward\s+|loss\s+)?"
     r"(?:curves?|behaviou?r|results?|loss|rewards?|training|values?|dynamics|metrics?)\b|"
     + _METRIC + r"s?\s+(?:is\s+)?abnormal|\breward hacking\b|"
+    r"\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b[^.\n]{0,40}?\b(?:wrong|incorrect|worse|garbled|broken)\b|"
+    r"\b(?:wrong|incorrect|worse|garbled|broken)\b[^.\n]{0,30}?\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b|"
     r"异常|复现\S{0,10}(?:不一致|差|低|不了)|(?:无法|不能|没能|未能)复现|不一致|对不齐|对不上|差(?:距|别)(?:很|非常|较)?大|"
     r"效果(?:很|非常)?(?:差|不好)")
 RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|on|after)\b|\bdeadlock\w*|"
@@ -307,6 +312,7 @@ def cue_features(t: ThreadText) -> dict[str, float]:
     on("pr_fixes", PR_FIXES, title=False)
     on("maintenance", MAINTENANCE_ANY)
     on("maintenance_tag", MAINTENANCE_TAG, body=False)
+    on("docs_content", DOCS_CONTENT, body=False)
     on("tracker", TRACKER)
     on("error", ERROR)
     on("bug", BUG)

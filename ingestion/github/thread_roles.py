@@ -32,6 +32,7 @@ from ingestion.github.thread_cues import (
     BUG,
     BUG_LABEL,
     BUG_TEMPLATE,
+    DOCS_CONTENT,
     ERROR,
     FEATURE_LABEL,
     FEATURE_TAG,
@@ -79,6 +80,8 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
         return "proposal", f"pull request tagged {_cue(m)!r}"
     if m := MAINTENANCE_TAG.search(title):
         return "other", f"maintenance pull request: tagged {_cue(m)!r}"
+    if m := DOCS_CONTENT.search(core):
+        return "other", f"documentation pull request: title names {_cue(m)!r}"
     if m := FEATURE_VERB.search(title):
         return "proposal", f"pull request title: {_cue(m)!r}"
     if m := MAINTENANCE_ANY.search(core):
