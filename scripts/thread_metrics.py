@@ -2,30 +2,45 @@
 
 Inputs (never committed): a truth CSV of threads with hand roles (proposal | failure | other) and
 the first maintainer reply, and a local cache of those threads' text in the GitHub REST issue shape
-(plus a "comments" list whose items carry "kind": comment | review | review_comment), one file per
-thread at <cache>/<owner>+<repo>/<number>.json. Threads missing from the cache are counted, not
-guessed.
+(title, body, labels, user.login, pull_request (null for issues), state, created_at, plus a
+"comments" list whose items carry "kind": comment | review | review_comment, user.login, created_at
+and body; "complete": false when the thread was read in part, "opening_post_missing": true when
+only replies were read), one file per thread at <cache>/<owner>+<repo>/<number>.json. Threads
+missing from the cache are counted, not guessed.
 
 Prints proposal-vs-not precision and recall, the confusion of hand roles against predicted roles,
-a per-framework table (threads read / labelled; proposal and failure precision, recall, found/labelled),
-the same split by how much of each thread was read, the first maintainer reply within a day of the
-label and the proposals' study outcome per framework, and how many labelled method names and arXiv
-ids `method_names` finds. The cache has no author_association, so a maintainer is a login the truth
-saw answering for the project (maintainer_logins_seen); the warehouse itself uses author_association.
-`--lofo` adds a logistic regression over the rules' cue families fitted leave-one-framework-out;
-`--rules-file` measures another version of the rules.
+a per-framework table (threads read / labelled; proposal and failure precision, recall,
+found/labelled), the same split by how much of each thread was read, the first maintainer reply
+within a day of the label and the proposals' study outcome per framework (`--mirrors`: bare mirrors
+<dir>/<owner>+<repo>/repo, so a squash-merged pull request counts as merged), and how many labelled
+method names and arXiv ids `method_names` finds. The cache has no author_association, so a
+maintainer is a login the truth saw answering for the project (maintainer_logins_seen); the
+warehouse itself uses author_association.
+`--lofo`: the per-framework tables of the rules (version 3, written after reading these threads: not
+held out) and of the learned combination (ingestion/github/train_roles.py), with and without the
+rules' role among its inputs, each framework predicted by a model fitted on the other eight (its
+regularisation chosen by a leave-one-framework-out inside those eight).
+`--check-set LABELS --check-cache DIR`: only the P/R on a check set of threads outside the registry
+(ingestion/github/model/outside_check_labels.csv: our own labels, ids only; batch "seen" was read
+while the version-3 cues were written, batches "fresh" and "fresh2" after they were frozen); `--rules-file` adds
+another version of the rules (e.g. `git show 2b0198b:ingestion/github/thread_roles.py`, version 2).
 
-Run: python scripts/thread_metrics.py --cache /work/main/data/real_world/threads [--lofo] [--errors]
+Run: python scripts/thread_metrics.py --cache <cache> --mirrors <mirrors> [--lofo] [--errors]
 
-Measured (105 of the 151 threads cached; 36 of the 37 failure threads are not, so failure figures
-rest on one thread). Version 1 of the rules was written reading trl, verl, OpenRLHF and slime; on
-the five other frameworks it scored proposals P/R 0.87/0.92 (44 threads: `--rules-file` with
-`git show eedc47e:ingestion/github/thread_roles.py`). Version 2 (general cue families) was written
-after those errors were seen, so its 0.99/0.99 on all nine is not a held-out figure; the learned
-combination, fitted leave-one-framework-out, gives 0.98/0.98 with the rules' role as a feature and
-0.94/0.87 from the cue families alone, so the rules are kept. First maintainer reply within a day:
-31 of the 32 cached threads with a labelled reply (13 more are not cached). Proposal outcome: 75 of
-90 (3 open ones not cached).
+Measured (115 of the 151 threads cached, read in part from search excerpts: 87 of 90 proposals,
+12 of 33 failure reports, 16 of 28 others). Leave-one-framework-out, learned combination with the
+rules' role (the shipped decider): proposal P/R 0.96/0.98 (85 of 87, fp 4), failure 1.00/1.00
+(12 of 12); every held-out framework at proposal >= 0.90/0.88 and failure 1.00/1.00 (failure folds
+hold one to five threads). The rules inside it were written after reading all nine frameworks, so
+only the check set below holds them out. Without the rules' role: 0.92/0.80 and 0.69/0.75. Check set
+outside the registry: 28 fresh threads, proposal 0.79/1.00 (fp: feature threads naming no training
+method), failure 1.00/1.00 (8; version 2: 0.62); 26 fresh2 threads (found by failure-symptom
+searches), failure 0.94/1.00 (15; 14 before the "wrong after training" cue, written after reading
+them; fp: a "loss always zero" question), proposal 1 of 1 with 2 fp; 94 seen threads, proposal
+0.97/0.97, failure 1.00/1.00 (version 2: 0.88/0.95 and 1.00/0.76). First maintainer reply within a
+day: 35 of the 38 cached threads with a labelled reply (the 3 misses: the maintainer's reply was not
+among the excerpts read; 7 more not cached). Proposal study outcome: 83 of 90 (the rule before
+squash merges and adoption dates: 78 of 90; first named method only: 82).
 """
 
 from __future__ import annotations
@@ -35,15 +50,17 @@ import csv
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ingestion.github.thread_roles import ROLES, ThreadText, cue_features, method_names, thread_role  # noqa: E402
+from ingestion.github import train_roles as thread_model  # noqa: E402
+from ingestion.github.thread_roles import ROLES, method_names, thread_role  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")
@@ -54,12 +71,7 @@ def cached_thread(cache: Path, repo: str, number: str) -> dict | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
-def thread_text(item: dict) -> ThreadText:
-    labels = tuple(str(lb.get("name")) for lb in item.get("labels") or [] if isinstance(lb, dict))
-    user = item.get("user") or {}
-    return ThreadText(item.get("title") or "", item.get("body") or "",
-                      "pull_request" if item.get("pull_request") is not None else "issue", labels,
-                      str(user.get("login") or "").endswith("[bot]"))
+thread_text = thread_model.thread_text_from_cache
 
 
 def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date | None:
@@ -78,24 +90,41 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9+]", "", name.lower())
 
 
-def adopted_methods(truth_dir: Path) -> dict[str, set[str]]:
-    """repo -> arXiv ids and normalised method names the framework adopted (adoptions_dev.csv, with
-    the papers' defined method names): the adoption the warehouse gets from fct_method_adoptions."""
+def adopted_methods(truth_dir: Path) -> dict[str, dict[str, str]]:
+    """repo -> {arXiv id or normalised method name: adoption date} of what the framework adopted
+    (adoptions_dev.csv, with the papers' defined method names; the earliest signal's date): the
+    adoption the warehouse gets from fct_method_adoptions."""
     papers = _read_csv(truth_dir / "paper_labels_dev.csv")
     defined = {p["arxiv_id"]: [n for n in (p.get("defined_methods") or "").split(";") if n] for p in papers}
-    out: dict[str, set[str]] = {}
+    out: dict[str, dict[str, str]] = {}
     for a in _read_csv(truth_dir / "adoptions_dev.csv"):
-        names = {_norm(n) for n in [a["method_name"], *defined.get(a["arxiv_id"], [])]}
-        out.setdefault(a["repo"], set()).update({a["arxiv_id"], *names})
+        day = a.get("earliest_signal_date") or a.get("first_id_commit_date") or "9999-12-31"
+        for key in {a["arxiv_id"], *(_norm(n) for n in [a["method_name"], *defined.get(a["arxiv_id"], [])])}:
+            keys = out.setdefault(a["repo"], {})
+            keys[key] = min(keys.get(key, day), day)
     return out
 
 
-def study_outcome(row: dict, adopted: bool, maintainer_replied: bool) -> str:
-    """fct_method_proposals.study_outcome, from the thread's state and the framework's adoption."""
+def squash_merged(mirrors: Path | None, repo: str) -> set[int]:
+    """Pull-request numbers a default-branch commit of the repository's bare mirror
+    (<mirrors>/<owner>+<repo>/repo) names as "(#number)" at the end of its subject."""
+    git_dir = mirrors / repo.replace("/", "+") / "repo" if mirrors else None
+    if git_dir is None or not git_dir.exists():
+        return set()
+    log = subprocess.run(["git", "--git-dir", str(git_dir), "log", "HEAD", "--format=%s"],
+                         capture_output=True, text=True, check=False).stdout
+    return {int(n) for n in re.findall(r"\(#(\d+)\)\s*$", log, re.MULTILINE)}
+
+
+def study_outcome(row: dict, adopted_on: str | None, maintainer_replied: bool, landed: bool) -> str:
+    """fct_method_proposals.study_outcome, from the thread's state, a squash merge and the
+    framework's adoption (dated)."""
     pull = row["is_pull_request"] == "True"
-    if row["merged"] == "True" or (adopted and pull and row["state"] == "open"):
+    if row["merged"] == "True" or (pull and landed and row["state"] == "open"):
         return "merged"
-    if adopted and not pull and row["state"] == "closed":
+    opened = date.fromisoformat(row["created_at"]) if row.get("created_at") else None
+    after_ask = adopted_on is not None and (opened is None or date.fromisoformat(adopted_on) >= opened - timedelta(days=7))
+    if after_ask and not pull and row["state"] == "closed":
         return "implemented_elsewhere"
     if row["state"] == "closed":
         return "closed"
@@ -105,12 +134,15 @@ def study_outcome(row: dict, adopted: bool, maintainer_replied: bool) -> str:
 _STUDY_OUTCOME = {"closed_not_done": "closed", "open_without_reply": "open_without_maintainer_reply"}
 
 
-def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -> list[str]:
+def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path, mirrors: Path | None = None
+                         ) -> list[str]:
     """Per framework: the first maintainer reply (comments and reviews) within a day of the label,
     and the proposals' study outcome against the label. A thread missing from the cache counts as
-    wrong where the figure needs its replies (never guessed); the proposal's method is its first
-    named method or arXiv id, and adoption comes from the adoption truth."""
+    wrong where the figure needs its replies (never guessed). fct_method_proposals has a row per
+    named method; the thread's outcome rolls them up: a closed issue is implemented elsewhere when
+    any method it names landed after the ask (adoption from the adoption truth)."""
     adoptions = adopted_methods(truth_dir)
+    landed: dict[str, set[int]] = {}
     reply: dict[str, list[int]] = {}  # repo -> [right, labelled, missing]
     outcome: dict[str, list[int]] = {}
     wrong: list[str] = []
@@ -125,16 +157,22 @@ def replies_and_outcomes(truth_rows: list[dict], cache: Path, truth_dir: Path) -
             r[0] += ours is not None and abs((ours - date.fromisoformat(labelled[:10])).days) <= 1
         if row["thread_type"] != "proposal":
             continue
-        first = ([i for i in row["named_arxiv_ids"].split(";") if i][:1]
-                 + [_norm(n) for n in row["named_methods"].split(";") if n][:1])
-        adopted = any(k in adoptions.get(row["repo"], set()) for k in first)
-        needs_replies = row["state"] == "open" and row["merged"] != "True" and not adopted
+        first = ([i for i in row["named_arxiv_ids"].split(";") if i]
+                 + [_norm(n) for n in row["named_methods"].split(";") if n])
+        days = [adoptions.get(row["repo"], {})[k] for k in first if k in adoptions.get(row["repo"], {})]
+        opened = row.get("created_at") or "1970-01-01"
+        late = [d for d in days if date.fromisoformat(d) >= date.fromisoformat(opened[:10]) - timedelta(days=7)]
+        adopted_on = min(late) if late else (min(days) if days else None)
+        if row["repo"] not in landed:
+            landed[row["repo"]] = squash_merged(mirrors, row["repo"])
+        is_landed = int(row["number"]) in landed[row["repo"]]
+        needs_replies = row["state"] == "open" and row["merged"] != "True" and not is_landed
         o = outcome.setdefault(row["repo"], [0, 0, 0])
         o[1] += 1
         if needs_replies and item is None:
             o[2] += 1
             continue
-        got = study_outcome(row, adopted, ours is not None)
+        got = study_outcome(row, adopted_on, ours is not None, is_landed)
         want = _STUDY_OUTCOME.get(row["proposal_outcome"], row["proposal_outcome"])
         o[0] += got == want
         if got != want:
@@ -261,30 +299,50 @@ def by_completeness(truth_rows: list[dict], cache: Path) -> list[str]:
             f"failure {_prf('failure', 'failure_report', pairs)}" for group, pairs in sorted(groups.items())]
 
 
-def learned_lofo(truth_rows: list[dict], cache: Path, with_rule_role: bool = True) -> Callable[[str, dict], str]:
-    """Leave-one-framework-out predictions of a logistic regression over the rules' cue families
-    (`cue_features`, with or without the rules' own role): for each framework, a model fitted on the
-    other frameworks' threads only."""
-    from sklearn.feature_extraction import DictVectorizer
-    from sklearn.linear_model import LogisticRegression
+def lofo_tables(truth_rows: list[dict], cache: Path, truth: Path) -> list[str]:
+    """Leave-one-framework-out: for each framework, the learned combination fitted on the other eight
+    only (its regularisation chosen by a leave-one-framework-out inside those eight), with and without
+    the rules' role among its inputs; and the rules (not held out: written after reading all nine)."""
+    with_rules = thread_model.cases_from_cache(truth, cache)
+    alone = [thread_model.Case(c.key, c.framework, c.hand, {k: v for k, v in c.features.items()
+                                                            if not k.startswith("rule_")}, c.rule) for c in with_rules]
+    variants = [("rules (version 3; written after reading these threads, so not held out)",
+                 with_rules, thread_model.rules_fitter),
+                ("learned combination of the cue families and the rules' role, leave-one-framework-out",
+                 with_rules, thread_model.learned_fitter()),
+                ("learned combination of the cue families alone, leave-one-framework-out",
+                 alone, thread_model.learned_fitter())]
+    lines = []
+    for title, cases, fitter in variants:
+        held = thread_model.leave_one_framework_out(cases, fitter)
+        by_key = {c.key: ("failure_report" if held[c.key] == "failure" else held[c.key]) for c in cases}
+        lines += ["", f"per framework, {title}:",
+                  *per_framework(truth_rows, cache, lambda repo, item, by_key=by_key: by_key[f"{repo}#{item['number']}"])]
+    return lines
 
-    cases = [(row["repo"], row["thread_type"], item) for row in truth_rows
-             if (item := cached_thread(cache, row["repo"], row["number"])) is not None]
-    def key(repo: str, item: dict) -> tuple[str, int]:
-        return repo, int(item["number"])
 
-    feats = {key(r, item): {k: v for k, v in cue_features(thread_text(item)).items()
-                            if with_rule_role or not k.startswith("rule_")} for r, _, item in cases}
-    held_out: dict[tuple[str, int], str] = {}
-    for repo in {r for r, _, _ in cases}:
-        train = [(feats[key(r, item)], hand) for r, hand, item in cases if r != repo]
-        vec = DictVectorizer()
-        x = vec.fit_transform([f for f, _ in train])
-        model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=2000).fit(x, [h for _, h in train])
-        test = [item for r, _, item in cases if r == repo]
-        for item, hand in zip(test, model.predict(vec.transform([feats[key(repo, i)] for i in test]))):
-            held_out[key(repo, item)] = "failure_report" if hand == "failure" else hand
-    return lambda repo, item: held_out[key(repo, item)]
+def check_set(labels: Path, cache: Path, other_rules: Callable | None = None) -> list[str]:
+    """Proposal and failure P/R on a check set of threads outside the registry (our own labels, by the
+    study's definitions: a proposal asks for or brings a named RL training method; a failure report says
+    training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set."""
+    from ingestion.github.thread_roles import rule_role
+    from ingestion.github.thread_roles import thread_role as shipped
+
+    rows = _read_csv(labels)
+    deciders = {"rules (version 3)": lambda t: rule_role(t)[0], "shipped role step": lambda t: shipped(t)[0]}
+    if other_rules:
+        deciders["rules from --rules-file"] = other_rules
+    lines = [f"{'batch':<8}{'threads':>8}  {'decider':<26}{'proposal P     R  found/labelled':<33}"
+             f"{'failure P     R  found/labelled'}"]
+    for batch in sorted({r.get("batch", "all") for r in rows}) + ["all"]:
+        sub = [r for r in rows if batch == "all" or r.get("batch", "all") == batch]
+        items = [(r["thread_type"], thread_text(cached_thread(cache, r["repo"], r["number"]))) for r in sub
+                 if cached_thread(cache, r["repo"], r["number"]) is not None]
+        for name, decide in deciders.items():
+            pairs = [(hand, decide(t)) for hand, t in items]
+            lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
+                         f"{_prf('failure', 'failure_report', pairs)}")
+    return lines
 
 
 def print_report(result: dict, show_errors: bool) -> None:
@@ -313,6 +371,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
     parser.add_argument("--rules-file", type=Path, help="measure another version of thread_roles.py (e.g. "
                         "`git show REV:ingestion/github/thread_roles.py > /tmp/roles.py`)")
+    parser.add_argument("--mirrors", type=Path, help="bare mirrors <dir>/<owner>+<repo>/repo of the frameworks: "
+                        "a squash-merged pull request (a '(#n)' commit subject) counts as merged")
+    parser.add_argument("--check-set", type=Path, help="labels (repo, number, thread_type, batch) of threads "
+                        "outside the registry, cached under --check-cache: prints only their P/R")
+    parser.add_argument("--check-cache", type=Path, help="the check set's thread cache")
     parser.add_argument("--lofo", action="store_true",
                         help="also a learned model over the cue families, leave-one-framework-out")
     args = parser.parse_args(argv)
@@ -321,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cache.is_dir():
         parser.error(f"thread cache not found: {args.cache}")
     rows = _read_csv(args.truth)
+    other_rules = None
     if args.rules_file:
         global thread_role
         spec = importlib.util.spec_from_file_location("rules_under_test", args.rules_file)
@@ -328,19 +392,22 @@ def main(argv: list[str] | None = None) -> int:
         spec.loader.exec_module(module)
         thread_role = module.thread_role
         print(f"rules from {args.rules_file} (version {module.CLASSIFIER_VERSION})")
+        other_rules = lambda t: module.thread_role(t)[0]  # noqa: E731
+    if args.check_set:
+        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules)))
+        return 0
     print_report(evaluate(rows, args.cache), args.errors)
-    print("\nper framework, rules (threads read from the cache / labelled):")
+    print("\nper framework, the shipped role step (learned combination fitted on these threads: not held out; "
+          "threads read from the cache / labelled):")
     print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))
-    print("\nrules by how much of the thread was read (P, R, found/labelled):")
+    print("\nthe shipped role step by how much of the thread was read (P, R, found/labelled):")
     print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
-    print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent)))
+    print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent, args.mirrors)))
     print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
     print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
-        for with_rule_role, what in ((True, "and the rules' role"), (False, "alone")):
-            print(f"\nper framework, logistic regression over the cue families {what}, leave-one-framework-out:")
-            print("\n".join(per_framework(rows, args.cache, learned_lofo(rows, args.cache, with_rule_role))))
+        print("\n".join(lofo_tables(rows, args.cache, args.truth)))
     return 0
 
 

@@ -47,13 +47,14 @@ CASES = [
     # failure reports: the training run misbehaves
     ("Training ZZPO, the loss suddenly becomes nan and the reward becomes 0", "After 100 steps.", "issue", (),
      "failure_report"),
-    ("ZZPO: OOM when the rollout engine starts", "", "issue", ("🐛 bug",), "failure_report"),
+    ("ZZPO: OOM when the rollout engine starts", "", "issue", ("🐛 bug",), "bug_report"),  # memory: a setup defect
     ("Megatron training crash after 300 steps with ZZPO", "", "issue", (), "failure_report"),
     ("What causes the sudden increase in entropy during training?", "", "issue", (), "failure_report"),
     ("reward=0 and loss=0 from the first step", "", "issue", (), "failure_report"),
     ("The run hangs while computing reference log-probs", "", "issue", (), "failure_report"),
     ("Is something off with memory?", "At step 3 it dies with CUDA out of memory on 8 GPUs.", "issue", (),
-     "failure_report"),
+     "bug_report"),
+    ("Reward drops after step 200 and then the job runs out of memory", "", "issue", (), "failure_report"),
     ("训练时输出乱码", "第二次 rollout 之后", "issue", (), "failure_report"),
     # bug reports about an existing implementation
     ("scale_rewards malfunctions in the trainer", "The batch branch computes the group std.", "issue", (),
@@ -75,6 +76,10 @@ CASES = [
     ("ZZPO-token", "Paper: https://arxiv.org/abs/2599.01234", "issue", (), "proposal"),
     ("[Roadmap] plans for the next quarter", "- ZZPO support\n- faster rollout", "issue", ("feature",), "other"),
     ("Release v1.2.0", "", "pull_request", (), "other"),
+    ("added section on ZZPO distillation", "", "pull_request", (), "other"),
+    ("Add ZZPO tutorial notebook", "", "pull_request", (), "other"),
+    ("Add ZZPO recipe", "", "pull_request", (), "proposal"),
+    ("ZZPO training", "The output of the model after ZZPO training is incorrect.", "issue", (), "failure_report"),
     ("(feat): publish zzkit v0.3.0.", "", "pull_request", (), "other"),
     ("[trainer][docs] Improve visibility of the supported algorithms", "", "issue", (), "other"),
     ("Logs for the 7B recipe", "I am reproducing the recipe and the reward no longer increases after 30 steps.",
@@ -90,6 +95,9 @@ CASES = [
     ("ZZPO training problem", BUG_TEMPLATE + " The reward should go up but it goes down after 100 steps.", "issue",
      ("bug",), "failure_report"),
     ("[Bug] ZZPO critic", "", "issue", (), "bug_report"),
+    # a method-name title over an error report asks for nothing
+    ("ZZPO training", "I'm having an issue.\n`TypeError: reward_fn() missing 1 required positional argument`",
+     "issue", (), "bug_report"),
     ("Training results are bad", "The accuracy is only 60% after the default recipe.", "issue", (), "failure_report"),
     ("reward is always 0", "", "issue", (), "failure_report"),
     ("Reproduce the ZZPO results", "I cannot get 50 on the benchmark, only 30.", "issue", (), "failure_report"),

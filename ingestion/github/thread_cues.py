@@ -1,0 +1,339 @@
+"""Cue families of an issue or pull-request thread's opening post (pure Python, no thread text kept).
+
+Each family is a regular expression written from how threads of RL training repositories read in
+general, never from one repository's habits:
+- asks and contributions: feature tags, request verbs, "would it be possible", roadmap questions,
+  "this PR adds", a checked "New feature" box, a method-like name or an arXiv reference;
+- training failures, split by symptom: non-finite values (NaN/inf), collapse or divergence,
+  degenerate output, a metric that stops improving, a metric that gets worse, instability, wrong or
+  unreproducible results (a gap to the paper, a trainer/rollout-engine log-prob mismatch, abnormal
+  values), a run that breaks (crash, hang, killed) and, apart, running out of memory;
+- maintenance, trackers and releases, bug templates, errors and questions.
+English and Chinese phrasings; boundaries are written so that a symptom next to CJK text still reads
+("grad_norm为NAN"). `cue_features` turns the families into 0/1 features (title and opening post
+apart), the inputs of the rules (`thread_roles`) and of the learned combination (`thread_model`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ThreadText:
+    title: str
+    body: str = ""
+    kind: str = "issue"  # issue | pull_request
+    labels: tuple[str, ...] = ()
+    by_bot: bool = False
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# a word boundary that also holds next to CJK characters (Python's \b treats them as word characters)
+_L, _R = r"(?<![A-Za-z0-9_])", r"(?![A-Za-z0-9_]|\.\d)"
+
+# --- clean-up -------------------------------------------------------------------------------------
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)\s*\[[ xX]?\]", re.MULTILINE)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img[^>]*>", re.IGNORECASE)
+_QUOTE = re.compile(r"^\s*>.*$", re.MULTILINE)
+_BOILERPLATE = _rx(r"who can review|anyone in the community is free to review|contributor guideline|"
+                   r"feel free to tag|before submitting|pre-submission checklist|checklist before")
+_LEADING_TAGS = re.compile(r"^(?:\s*(?:\[[^\]]{0,40}\]|\([^)]{0,40}\)|[^\w\s\[(`'\"]+))+\s*")
+
+
+def prose_and_code(body: str) -> tuple[str, str]:
+    """(prose without code, checklists, quotes, images and template boilerplate; the code blocks)."""
+    code = "\n".join(m.group(0) for m in _FENCE.finditer(body))
+    prose = _FENCE.sub(" ", _HTML_COMMENT.sub(" ", body))
+    prose = _IMAGE.sub(" ", _QUOTE.sub(" ", prose))
+    lines = [ln for ln in prose.splitlines() if not _CHECKLIST.match(ln) and not _BOILERPLATE.search(ln)]
+    return "\n".join(lines), code
+
+
+def core_title(title: str) -> str:
+    """The title without leading tags, scopes and emoji: '🪶 [GRPO] PPO Lite: ...' -> 'PPO Lite: ...'."""
+    return _LEADING_TAGS.sub("", title).strip()
+
+
+# --- asks and contributions -----------------------------------------------------------------------
+FEATURE_TAG = _rx(r"\[\s*(?:feature(?:\s*request)?|feat|enhancement|new (?:method|algorithm)|rfc|proposal|algo)\s*\]|"
+                  r"(?:^|\]\s*|\s)(?:feat|feature)(?:\([^)]*\))?!?\s*:")
+FEATURE_VERB = _rx(r"\b(?:add(?:s|ed|ing)?|addition of|support(?:s|ed|ing)?(?: for)?|implement(?:s|ed|ing)?|"
+                   r"integrat(?:e|es|ed|ing|ion)|introduc(?:e|es|ed|ing)|enabl(?:e|es|ing)|"
+                   r"new (?:trainer|loss|algorithm|method|estimator|option)|request(?:ing)? for)\b|"
+                   r"支持|加入|添加|增加|实现|引入")
+MAINTENANCE_START = _rx(r"^(?:fix(?:es|ed|ing)?|bug ?fix|hot ?fix|docs?|documentation|refactor(?:s|ed|ing)?|"
+                        r"chore|ci|tests?|typo|revert|bump(?:s|ed)?|style|lint|format(?:ting)?|clean ?up|"
+                        r"remove[sd]?|delete[sd]?|deprecate[sd]?|rename[sd]?|update[sd]?|upgrade[sd]?|"
+                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b")
+MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|readme|refactor|revert|"
+                      r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
+# documentation content a pull request may add about a method without adding the method
+DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
+                   r"paper[ _]index|awesome)\b|教程|文档")
+PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
+              r"introduces?|supports?|integrates?|enables?|brings?)\b|\bwe (?:add|implement|introduce)\b|"
+              r"\bimplements?\b|\badd(?:s|ed)? (?:support|an? (?:new )?option)\b|\bnewly supported\b|"
+              r"\busers can now\b")
+PR_FIXES = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:fix(?:es)?|corrects?|"
+               r"resolves? (?:a|the) bug|updates? the doc|documents?|refactors?|removes?)\b")
+ASK_SUPPORT = _rx(
+    r"\b(?:please|pls|kindly)\s+(?:\w+\s+){0,2}?(?:add|support|implement|consider|include|integrate)\b|"
+    r"\bwould (?:it |this )?be (?:great|nice|useful|good|helpful|awesome|valuable) (?:to|if)\b|"
+    r"\b(?:any|have you|do you have|is there (?:a|any)|are there (?:any)?)\s+(?:\w+\s+)?"
+    r"(?:plans?|timeline|eta|updates?|roadmap)\b|\bany chance\b|"
+    r"\bplan(?:s|ning)? to (?:support|add|implement|include|integrate|release)\b|"
+    r"\b(?:i|we)(?:'d| would| want to| wanted to| am| 'm)?\s+(?:like to |love to )?"
+    r"(?:propose|proposing|request|requesting|suggest|suggesting)\b|"
+    r"\bfeature request\b|\b(?:is|was) wondering (?:if|whether)\b[^.?]{0,80}\b(?:include|support|add|implement)|"
+    r"\b(?:happy|glad|willing|like|love|able) to (?:\w+\s+){0,2}?(?:implement|contribute|submit|open|"
+    r"work on|volunteer)\b|\bwork(?:ing)? on adding\b|\bwould (?:it|this|a pr) be accepted\b|"
+    r"\binterest(?:ed)? (?:in|to) (?:\w+\s+){0,3}?(?:includ|add|hav|support|implement)\w*|"
+    r"\b(?:is|was) (?:there )?(?:any )?(?:way|possible|possibility) to (?:support|add|implement)\b|"
+    r"\b(?:will|would|could|can) (?:you|we|it|this|they|the (?:team|maintainers)) (?:\w+\s+){0,2}?"
+    r"(?:support|add|implement|include|integrate|release)\b|"
+    r"\b(?:on|in) (?:the|your) road ?map\b|"
+    r"是否(?:支持|考虑|会)|会支持|希望.{0,20}(?:支持|加入|添加|增加)|计划|考虑支持")
+ASKS_IF_SUPPORTED = _rx(r"\b(?:does|do|is|are|will|can)\s+(?:(?!not\b)\w+\s+){0,3}?(?:support(?:s|ed)?)\b|"
+                        r"支持.{0,20}[吗么？?]")
+PROPOSAL_TEMPLATE = _rx(r"^#{1,6}\s*(?:feature request|method description|motivation|your contribution|"
+                        r"open source status|proposal|describe the solution you'?d like)\b")
+NEW_FEATURE_BOX = _rx(r"^\s*(?:[-*+]|\d+\.)\s*\[[xX]\]\s*(?:\*\*)?new feature")
+BUGFIX_BOX = _rx(r"^\s*(?:[-*+]|\d+\.)\s*\[[xX]\]\s*(?:\*\*)?bug ?fix")
+ALGORITHM_NOUN = _rx(r"\b(?:algorithms?|policy optimi[sz]ation|objective|surrogate|advantage estimator|"
+                     r"(?:policy|new) loss|loss (?:type|function)|importance sampling|trust region)\b|算法")
+ARXIV_REF = _rx(r"\b\d{4}\.\d{4,5}(?:v\d+)?\b|arxiv\.org/|huggingface\.co/papers/")
+
+# --- training failures, by symptom ----------------------------------------------------------------
+_METRIC = (r"(?:rewards?|returns?|scores?|acc(?:uracy)?|pass@\d+|loss(?:es)?|pg_loss|kl(?:_loss)?|entropy|"
+           r"grad(?:ient)?[_ ]?norms?|gradients?|(?:response|completion)[_ ]lengths?|performance|"
+           r"val(?:idation)?[_ /]\w+|eval\w*|win[_ ]rate|success[_ ]rate|log[_ ]?probs?|advantages?|"
+           r"(?:value|critic) loss|metrics?|results?|numbers|奖励|准确率|精度|分数|得分|loss|reward|acc)")
+NONFINITE = _rx(_L + r"(?:nan|nans)" + _R + r"|non-?finite|" + _L + r"-?inf(?:inity)?" + _R
+                + r"(?=\s*(?:loss|grad|values?|in\b|$|[,.)]))|(?:=|:|is|are|becomes?|became|to)\s*-?inf" + _R
+                + r"|gradient overflow|\boverflow(?:s|ed)? in\b")
+COLLAPSE = _rx(r"\bcollaps\w*|" + r"(?<!kl )(?<!kl-)(?<!kullback-leibler )(?<!leibler )(?<!js )\bdiverg(?:e|es|ed|ing|ence)\b"
+               r"|\bblow(?:s|ing)? up\b|\bblew up\b|\bexplod\w*|\bexplosion\b|崩|发散|训飞")
+DEGENERATE = _rx(r"\bgibberish\b|\bgarbled?\b|\bnonsense\b|!!!!|\bword salad\b|\brepetit\w*|"
+                 r"\brepeat(?:s|ing|ed)? (?:itself|themselves|the same)\b|"
+                 r"\b(?:empty|blank) (?:outputs?|responses?|completions?|generations?)\b|"
+                 r"\brandom (?:tokens|characters|chars|text|emoji)\b|\bdegenerat\w*|乱码|复读|重复输出")
+STALLS = _rx(
+    _METRIC + r"[^.\n]{0,30}?(?:\bnot|n't|\bnever|\bno longer|fails? to|failed to|stops?|stopped|barely|hardly|doesn'?t|"
+    r"does not|didn'?t|did not|won'?t)\s+(?:\w+\s+)?(?:increas|improv|ris(?:e|es|ing)|go(?:es|ing)? up|grow|learn|"
+    r"converg|chang|mov|decreas|go(?:es|ing)? down)\w*|"
+    r"(?:\bnot|n't|\bnever|\bno longer|\bfail(?:s|ed)? to|\bdoesn'?t|does not|didn'?t|did not)\s+(?:\w+\s+)?"
+    r"(?:increas|improv|ris(?:e|es|ing)|go(?:es|ing)? up|grow)\w*[^.\n]{0,30}?" + _METRIC + r"|"
+    r"(?:n't|\bnot|\bnever)\s+(?:the\s+)?" + _METRIC + r"\s+(?:\w+\s+)?(?:increas|improv|ris|go up|grow|converg)\w*|"
+    r"\b(?:not|never|fails? to|failed to|unable to|does ?n[o']?t|did ?n[o']?t|won'?t|can ?not|can'?t)\s+"
+    r"(?:\w+\s+)?(?:converg|learn)\w*|"
+    r"\bno (?:further |noticeable |obvious |significant |clear |real )?(?:\w+ )?(?:improvement|progress|gains?|learning|increase|"
+    r"change in (?:the )?(?:reward|loss|accuracy|score))\b|\bwithout (?:any )?(?:noticeable |obvious )?(?:improvement|increase)\b|"
+    r"\bplateau\w*|\bstagnat\w*|\b(?:flat|stagnant) (?:reward|curve|line|loss)\b|"
+    + _METRIC + r"[^.\n]{0,20}?\b(?:(?:is|are|stays?|remains?|looks?|keeps?|stuck)\s+(?:\w+\s+)?"
+    r"(?:flat|constant|unchanged|the same)|(?:stays?|remains?|stuck|keeps?)\s+(?:at|around|near)\s+-?\d|"
+    r"(?:is|are|was|were|stays?|remains?|keeps?)\s+(?:always|constantly|still)\s+(?:at\s+)?(?:-?\d+(?:\.\d+)?|zero)"
+    + _R + r"|(?:is|are|was|were|becomes?|became|goes|went|turns?|drops? to|stays?|remains?)\s+(?:at\s+)?"
+    r"(?:0(?:\.0+)?|zero)" + _R + r"|always (?:-?\d+(?:\.\d+)?|zero)" + _R + r"|=\s*0(?:\.0+)?" + _R + r")|"
+    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:效果|提升|收益|变化|增长)|训不动|学不到|"
+    r"不再(?:增长|上升|提升|上涨|提高|变化)|一直(?:都)?(?:是|为)\s*-?\d|(?:为|是|变为|变成)\s*0(?![.\d])")
+WORSENS = _rx(
+    _METRIC + r"[^.\n]{0,25}?\b(?:drops?|dropped|dropping|decreas\w*|declin\w*|falls?|fell|falling|degrad\w*|"
+    r"plummet\w*|deteriorat\w*|goes down|went down|going down|tank\w*|worse)\b|"
+    r"\b(?:drops?|declines?|decreases?|degradation|falls?|regression|collapse) (?:in|of) (?:the )?(?:\w+ )?" + _METRIC + r"|"
+    r"\b(?:performance|accuracy|quality) (?:degradation|drop|regression)\b|"
+    r"\b(?:increase|rise|spike|surge|jump|explosion|blow-?up)s? (?:in|of) (?:the )?(?:entropy|loss|kl|grad(?:ient)?[_ ]?norm|"
+    r"response length|perplexity)\b|"
+    r"\b(?:loss(?:es)?|kl|grad(?:ient)?[_ ]?norms?|entropy|perplexity|ppl)\b[^.\n]{0,30}?\b(?:goes up|went up|"
+    r"keeps? (?:rising|growing|increasing|going up))\b|"
+    r"(?:奖励|reward|准确率|正确率|精度|acc\w*|分数|得分|效果|性能|指标|score)\S{0,8}?(?:下降|降低|变差|跳水|掉点|变低|下跌|越来越(?:低|差))|"
+    r"越训越(?:差|低|短)")
+UNSTABLE = _rx(r"\bunstable\b|\binstabilit\w*|\bspik(?:e|es|ed|ing|y)\b|\boscillat\w*|\bfluctuat\w*|"
+               r"\bjumps? (?:to|up)\b|震荡|波动|不稳定|抖动")
+WRONG_RESULTS = _rx(
+    r"\b(?:can ?not|can'?t|unable to|fail(?:s|ed)? to|could ?n[o']?t|did ?n[o']?t)\s+(?:\w+\s+)?reproduc\w*|"
+    r"\breproduc\w* (?:issue|problem|failure|gap)\b|"
+    r"\b(?:can ?not|can'?t|unable to|fail(?:s|ed)? to|could ?n[o']?t)\s+(?:match|reach|achieve|get)\b[^.\n]{0,40}?"
+    r"(?:reported|paper|expected|official|published|claimed|\d+(?:\.\d+)?%?)|"
+    r"\b(?:lower|worse|below|less|much higher|much lower) than (?:the |what the )?(?:reported|paper|expected|"
+    r"official|baseline|published|claimed|before|readme)\b|\b(?:much|significantly|far|way) worse\b|"
+    r"\b(?:below|under) (?:the |what the )?(?:paper|reported|expected|official|published)\b|"
+    r"\b(?:differ\w*|deviat\w*|gap) (?:\w+ ){0,2}from (?:the )?(?:paper|reported|official|expected|published)\b|"
+    r"\b(?:mismatch\w*|discrepanc\w*|inconsisten\w*|gap|differen\w*) between (?:the )?(?:train\w*|rollout|"
+    r"inference|vllm|sglang|megatron|fsdp|engines?)\b|"
+    r"\b(?:train\w*|rollout|inference|infer)[-/ ](?:vs\.? |and )?(?:inference|rollout|train\w*|infer)\s+(?:\w+\s+)?"
+    r"(?:mismatch|discrepanc\w*|differen\w*|gap)|"
+    r"\blog[_ ]?probs?\w*\s+(?:\w+\s+)?(?:mismatch\w*|diff\w*|discrepanc\w*|error)|mismatch_kl|"
+    r"token_mult_prob_error|\bdifferent (?:results|outputs|logprobs|log[_ ]probs|rewards|scores|accuracy)\b|"
+    + _METRIC + r"[^.\n]{0,20}?\b(?:are|is|look|looks|seem|seems|became|become|goes|gets?)\s+(?:\w+\s+)?"
+    r"(?:wrong|incorrect|off|weird|strange|abnormal\w*|suspicious|bad|poor|terrible|very low|huge|"
+    r"very (?:large|high|big)|extremely (?:large|high|low)|too (?:large|high|low))\b|"
+    r"\b(?:very|extremely|abnormally|unusually|too) (?:high|large|low|big|small) " + _METRIC + r"|"
+    r"\b(?:abnormal|weird|strange|unusual|odd|unexpected|suspicious)\s+(?:training\s+|reward\s+|loss\s+)?"
+    r"(?:curves?|behaviou?r|results?|loss|rewards?|training|values?|dynamics|metrics?)\b|"
+    + _METRIC + r"s?\s+(?:is\s+)?abnormal|\breward hacking\b|"
+    r"\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b[^.\n]{0,40}?\b(?:wrong|incorrect|worse|garbled|broken)\b|"
+    r"\b(?:wrong|incorrect|worse|garbled|broken)\b[^.\n]{0,30}?\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b|"
+    r"异常|复现\S{0,10}(?:不一致|差|低|不了)|(?:无法|不能|没能|未能)复现|不一致|对不齐|对不上|差(?:距|别)(?:很|非常|较)?大|"
+    r"效果(?:很|非常)?(?:差|不好)")
+RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|on|after)\b|\bdeadlock\w*|"
+                 r"\bfreez(?:e|es|ing)\b|\bcrash(?:es|ed|ing)?\b|segmentation fault|\bsigkill\b|\bkilled\b|"
+                 r"\bterminat\w* (?:unexpectedly|abnormally|without)|\bexit(?:s|ed)? (?:unexpectedly|abnormally)\b|"
+                 r"nccl (?:error|timeout)|卡住|卡死|挂起|中断|意外退出")
+OUT_OF_MEMORY = _rx(r"out of memory|\boom\b|显存不足|爆显存")
+FAILURE_FAMILIES = {"nonfinite": NONFINITE, "collapse": COLLAPSE, "degenerate": DEGENERATE, "stalls": STALLS,
+                    "worsens": WORSENS, "unstable": UNSTABLE, "wrong_results": WRONG_RESULTS,
+                    "run_breaks": RUN_BREAKS}
+TRAINING_CONTEXT = _rx(r"\b(?:train\w*|rl|rlhf|rlvr|rollouts?|steps?|epochs?|wandb|curves?|fine-?tun\w*|grpo|ppo|"
+                       r"run|runs|recipe|checkpoint)\b|训练")
+
+# --- maintenance, trackers, defects, questions ----------------------------------------------------
+TRACKER = _rx(r"(?<!on the )(?<!in the )(?<!on your )(?<!in your )\broad ?map\b|\brelease\b|\bpublish\w*|\bchangelog\b|"
+              r"\btracker\b|\bmeta[- ]issue\b|\bmegathread\b|\bupdates? summary\b|"
+              r"\bsync(?:hroni[sz]e)?\b[^.]{0,30}\b(?:v\d|version|release|upstream)|^\W*(?-i:v)\d+\.\d+|"
+              r"(?<![\w.])(?-i:v)\d+\.\d+(?:\.\d+)?(?![\w.])")
+MAINTENANCE_TAG = _rx(r"\[[^\]]*\b(?:docs?|documentation|ci|tests?|chore|misc|example|recipe)s?\b[^\]]*\]")
+BUG_TEMPLATE = _rx(r"^#{1,6}\s*(?:reproduction|system info|expected behaviou?r|actual behaviou?r|bug description|"
+                   r"steps to reproduce|describe the bug|to reproduce|information|logs?|environment)\b")
+QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|what i'?ve tried)\b")
+ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
+BUG = _rx(r"\bbugs?\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
+          r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"
+          r"\bfailed\b|\bunexpected\b|\bregression\b|\bnot (?:be )?supported\b|\bunsupported\b|"
+          r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持")
+QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|does|do|did|can|could|should|would)\b|"
+               r"\[\s*question\s*\]|\bquestion\b|请问|问题|疑问|为什么|如何|怎么|[吗么呢]\s*[？?]?\s*$")
+TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
+
+# --- method-like names ----------------------------------------------------------------------------
+# an arXiv id or link, an acronym-like token (GRPO, REINFORCE++, SimPO, GSPO-token), or a lower-case
+# "...po" name; infrastructure acronyms and the framework's own vocabulary are not methods
+_ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"  # the acronym of a class name (GRPOTrainer)
+                      r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
+                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
+_NOT_A_METHOD = _rx(r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|rl|rlhf|rlvr|sft|fsdp\d?|vllm|sglang|hf|prs?|"
+                    r"readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
+                    r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|"
+                    r"rfc|eta|wip|bug|docs?|ui|io|os|mac|linux|amd|nvidia|npu|tpu|a100|h100|h800|h20|repo|typo)$")
+
+
+def method_names(text: str) -> list[str]:
+    """Method-like names in a text, in order: arXiv ids and links, acronym-like tokens ('GRPO',
+    'REINFORCE++', 'GSPO-token', 'SimPO', the GRPO of 'GRPOTrainer'), lower-case '...po' names (also
+    inside identifiers: zzpo_trainer); infrastructure acronyms excluded."""
+    found = [m.group(0) for m in ARXIV_REF.finditer(text)]
+    words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
+    found += [m.group(0) for m in _ACRONYM.finditer(words) if not _NOT_A_METHOD.match(m.group(0).strip("+"))]
+    return found
+
+
+def labels_match(labels: Iterable[str], pattern: str) -> str | None:
+    for label in labels:
+        if re.search(pattern, label, re.IGNORECASE):
+            return label
+    return None
+
+
+FEATURE_LABEL = r"enhancement|feature|new (?:method|algorithm)|proposal"
+BUG_LABEL = r"\bbug\b"
+QUESTION_LABEL = r"question|help wanted|usage"
+
+
+def headings(prose: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    for line in prose.splitlines():
+        if m := pattern.match(line.strip()):
+            return m
+    return None
+
+
+def bare_method_title(core: str) -> bool:
+    """A short title that is little more than a method's name ('DPO', 'Reinforce++ baseline')."""
+    words = core.split()
+    return 0 < len(words) <= 2 and len(core) <= 40 and bool(method_names(core)) and not (
+        BUG.search(core) or ERROR.search(core) or QUESTION.search(core) or failure_match(core))
+
+
+def failure_match(text: str) -> re.Match[str] | None:
+    """The first training-failure symptom of a text (running out of memory alone is not one)."""
+    for pattern in FAILURE_FAMILIES.values():
+        if m := pattern.search(text):
+            return m
+    return None
+
+
+@dataclass(frozen=True)
+class Parts:
+    title: str
+    core: str
+    prose: str
+    code: str
+    opening: str  # the first 600 characters of the prose: what the opener leads with
+    raw_body: str
+    labels: tuple[str, ...]
+    kind: str
+
+
+def parts(t: ThreadText) -> Parts:
+    prose, code = prose_and_code(t.body or "")
+    title = (t.title or "").strip()
+    return Parts(title, core_title(title), prose, code, prose.strip()[:600], t.body or "", tuple(t.labels), t.kind)
+
+
+def cue_features(t: ThreadText) -> dict[str, float]:
+    """The cue families as 0/1 features, on the title and on the opening post apart (the same keys for
+    every thread): what the rules and the learned combination read."""
+    p = parts(t)
+    f: dict[str, float] = {}
+
+    def on(name: str, pattern: re.Pattern[str], title: bool = True, body: bool = True) -> None:
+        if title:
+            f[f"title_{name}"] = float(bool(pattern.search(p.title)))
+        if body:
+            f[f"body_{name}"] = float(bool(pattern.search(p.prose)))
+
+    for name, pattern in FAILURE_FAMILIES.items():
+        on(f"failure_{name}", pattern)
+    on("out_of_memory", OUT_OF_MEMORY)
+    on("training_context", TRAINING_CONTEXT)
+    on("feature_tag", FEATURE_TAG, body=False)
+    on("feature_verb", FEATURE_VERB)
+    on("ask_support", ASK_SUPPORT)
+    on("asks_if_supported", ASKS_IF_SUPPORTED)
+    on("algorithm_noun", ALGORITHM_NOUN)
+    on("arxiv_ref", ARXIV_REF)
+    on("pr_adds", PR_ADDS, title=False)
+    on("pr_fixes", PR_FIXES, title=False)
+    on("maintenance", MAINTENANCE_ANY)
+    on("maintenance_tag", MAINTENANCE_TAG, body=False)
+    on("docs_content", DOCS_CONTENT, body=False)
+    on("tracker", TRACKER)
+    on("error", ERROR)
+    on("bug", BUG)
+    on("question", QUESTION)
+    body_failures = sum(bool(pt.search(p.prose)) for pt in FAILURE_FAMILIES.values())
+    f["body_failure_families_2plus"] = float(body_failures >= 2)
+    f["opening_failure"] = float(failure_match(p.opening) is not None)
+    f["opening_ask"] = float(bool(ASK_SUPPORT.search(p.opening) or PR_ADDS.search(p.opening)))
+    f["code_failure"] = float(failure_match(p.code) is not None)
+    f["title_method_name"] = float(bool(method_names(p.core)))
+    f["body_method_name"] = float(bool(method_names(p.prose)))
+    f["bare_method_title"] = float(bare_method_title(p.core))
+    f["maintenance_start"] = float(bool(MAINTENANCE_START.match(p.core)))
+    f["proposal_template"] = float(headings(p.prose, PROPOSAL_TEMPLATE) is not None)
+    f["bug_template"] = float(headings(p.prose, BUG_TEMPLATE) is not None)
+    f["question_template"] = float(headings(p.prose, QUESTION_TEMPLATE) is not None)
+    f["new_feature_box"] = float(bool(NEW_FEATURE_BOX.search(p.raw_body)))
+    f["bugfix_box"] = float(bool(BUGFIX_BOX.search(p.raw_body)))
+    f["label_feature"] = float(labels_match(p.labels, FEATURE_LABEL) is not None)
+    f["label_bug"] = float(labels_match((*p.labels, *TITLE_TAG.findall(p.title)), BUG_LABEL) is not None)
+    f["label_question"] = float(labels_match(p.labels, QUESTION_LABEL) is not None)
+    f["pull_request"] = float(t.kind == "pull_request")
+    f["empty_body"] = float(not p.prose.strip())
+    return f
