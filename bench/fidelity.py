@@ -22,9 +22,16 @@ does not cover (held out), with their first evidence, for adjudication by hand; 
 lists a random sample of N of them instead (`--seed` fixes it); `--adjudication` measures their
 precision against hand verdicts and lists the claims without one.
 
+With `--pool INDEX` the world also holds the real papers of a local arXiv listing index (jsonl with
+arxiv_id, title, abstract) that are in the study window and match the pool query
+(`ingestion/arxiv/pool.py`), as a live harvest would load them: their acronyms and defined names
+collide with the truth's methods and with names in the frameworks, as they do in the product. Their
+first-version dates are estimated from the id's place in its month; their screening is cached.
+
 Usage:
   python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
                            [--papers-cache /work/main/data/real_world/papers] [--quiet] [--lofo]
+                           [--pool /work/main/data/real_world/daily_index.jsonl]
                            [--list-claims [--sample 40 --seed 14] [--adjudication verdicts.csv]]
 """
 
@@ -36,11 +43,12 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 from collections import defaultdict
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,12 +148,79 @@ def paper_rows(truth: Path, papers_cache: Path) -> list[dict]:
     return rows
 
 
+def pool_rows(index: Path, known: set[str], cache: Path) -> list[dict]:
+    """In-window papers of a local listing index (jsonl) that match the study's pool query, less
+    `known` ids (which of the index's papers match is cached per index and query). A paper's date is
+    estimated from its id: the sequence number's share of the largest number of its month, spread
+    over the month (ids are issued in order)."""
+    from ingestion.arxiv import pool as pool_query
+
+    stat = index.stat()
+    key = hashlib.sha256(f"{index.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+                         + Path(pool_query.__file__).read_bytes()).hexdigest()[:12]
+    selected = cache / f"in-pool-{key}.json"
+    ids = set(json.loads(selected.read_text())) if selected.exists() else None
+    listed = {}
+    with index.open(encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            aid = r["arxiv_id"] = re.sub(r"v\d+$", "", r.get("arxiv_id") or "")
+            if not in_window(aid) or aid in listed:
+                continue
+            if aid in ids if ids is not None else pool_query.in_pool(r.get("title") or "", r.get("abstract") or ""):
+                listed[aid] = r
+    if ids is None:
+        cache.mkdir(parents=True, exist_ok=True)
+        selected.write_text(json.dumps(sorted(listed)))
+    listed = [r for aid, r in listed.items() if aid not in known]
+    last = defaultdict(int)
+    for r in listed:
+        month, _, number = r["arxiv_id"].partition(".")
+        last[month] = max(last[month], int(number))
+    rows = []
+    for r in sorted(listed, key=lambda r: r["arxiv_id"]):
+        month, _, number = r["arxiv_id"].partition(".")
+        first = date(2000 + int(month[:2]), int(month[2:]), 1)
+        days = (date(first.year + first.month // 12, first.month % 12 + 1, 1) - first).days
+        day = first + timedelta(days=min(days - 1, days * int(number) // max(1, last[month])))
+        stamp = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        categories = r.get("categories") or []
+        rows.append({
+            "arxiv_id": r["arxiv_id"], "latest_version": 1, "title": " ".join((r.get("title") or "").split()),
+            "abstract": " ".join((r.get("abstract") or "").split()), "authors": "[]",
+            "primary_category": categories[0] if categories else "cs.LG", "categories": json.dumps(categories),
+            "published_at": stamp, "updated_at": stamp,
+            "comment": r.get("comment"), "journal_ref": None, "doi": None, "code_urls": "[]",
+        })
+    return rows
+
+
+def screened(papers: list[dict], frameworks: list, cache: Path) -> list[dict]:
+    """The product screener's rows for the papers, cached per screener and registry (a pool of
+    twenty thousand papers takes minutes to screen)."""
+    import ingestion.screening.rules as rules
+
+    digest = hashlib.sha256(Path(rules.__file__).read_bytes())
+    digest.update(json.dumps([(f.framework_id, f.maintainer_orgs, f.maintainer_domains) for f in frameworks]).encode())
+    for p in papers:
+        digest.update(f"{p['arxiv_id']}\x00{p['title']}\x00{p['abstract']}\x00{p['comment']}".encode())
+    target = cache / f"screened-{len(papers)}-{digest.hexdigest()[:12]}.parquet"
+    if target.exists():
+        return duckdb.read_parquet(str(target)).df().to_dict("records")
+    rows = [screen(p, frameworks) for p in papers]
+    cache.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame(rows)
+    duckdb.sql("select * from frame").write_parquet(str(target))
+    return rows
+
+
 def _cached_date(extra: dict) -> str | None:
     value = str(extra.get("first_version_date") or "")
     return value[:10] if value[:4].isdigit() else None
 
 
-def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers: list[dict]) -> None:
+def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers: list[dict],
+                    pool: list[dict] = ()) -> None:
     warehouse.unlink(missing_ok=True)
     con = duckdb.connect(str(warehouse))
     con.execute("set TimeZone = 'UTC'")
@@ -157,6 +232,9 @@ def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers:
         con.execute(f"create table raw_git.{table} as select *, {load} from read_parquet([{files}], union_by_name=true)")
     frameworks = config.frameworks()
     features = [screen(p, frameworks) for p in papers]
+    if pool:
+        features += screened(pool, frameworks, warehouse.parent / "pool")
+        papers = [*papers, *pool]
     for table, rows in (("papers", papers), ("paper_features", features)):
         frame = pd.DataFrame(rows)
         con.execute(f"create table raw_arxiv.{table} as select *, {load} from frame")
@@ -361,6 +439,8 @@ def main() -> None:
     ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")
     ap.add_argument("--sample", type=int, help="with --list-claims: a random sample of this many")
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
+    ap.add_argument("--pool", type=Path, help="a local arXiv listing index (jsonl): its in-window papers "
+                    "that match the pool query join the world (papers the rules never saw)")
     ap.add_argument("--adjudication", type=Path, help="with --list-claims: a csv of verdicts on held-out "
                     "claims (framework, arxiv_id, verdict) to measure their precision")
     args = ap.parse_args()
@@ -376,9 +456,11 @@ def main() -> None:
             print(f"  {fw.framework_id} not mined: {str(exc)[:160]}", file=sys.stderr)
     papers = paper_rows(args.truth, args.papers_cache)
     abstracts = sum(bool(p["abstract"]) for p in papers)
-    print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)", file=sys.stderr)
+    pool = pool_rows(args.pool, {p["arxiv_id"] for p in papers}, args.work / "pool") if args.pool else []
+    print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)"
+          + (f", {len(pool)} more from the pool of {args.pool.name}" if pool else ""), file=sys.stderr)
     warehouse = args.work / "warehouse.duckdb"
-    build_warehouse(warehouse, git_files, papers)
+    build_warehouse(warehouse, git_files, papers, pool)
     run_dbt(warehouse, args.work)
     table = measure(warehouse, args.truth, not args.quiet)
     print_table(table, "with the project's settings (rules written reading all nine: a fit figure)")
