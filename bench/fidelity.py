@@ -269,13 +269,13 @@ LOFO_GRID = {
 
 
 def _pooled(rows: list[dict]) -> dict:
-    tot = {k: sum(r[k] for r in rows) for k in ("found", "true", "tp", "on_time_n")}
-    p, r = tot["tp"] / max(1, tot["found"]), tot["tp"] / max(1, tot["true"])
+    tot = {k: sum(r.get(k, 0) for r in rows) for k in ("found", "true", "tp", "on_time_n", "judged_true")}
+    p, r = (tot["tp"] + tot["judged_true"]) / max(1, tot["found"]), tot["tp"] / max(1, tot["true"])
     return {**tot, "precision": p, "recall": r, "on_time": tot["on_time_n"] / max(1, tot["tp"]),
             "f1": 2 * p * r / max(1e-9, p + r)}
 
 
-def leave_one_framework_out(warehouse: Path, truth: Path, work: Path) -> list[dict]:
+def leave_one_framework_out(warehouse: Path, truth: Path, work: Path, verdicts: dict | None = None) -> list[dict]:
     """Each linking setting of LOFO_GRID built once; per held-out framework, the setting with the best
     pooled F1 on the other frameworks (ties: the setting nearest the default), scored on the held-out
     one. Returns one row per fold with the setting chosen."""
@@ -287,7 +287,7 @@ def leave_one_framework_out(warehouse: Path, truth: Path, work: Path) -> list[di
     scored = {}
     for setting in settings:
         run_dbt(warehouse, work, dict(zip(names, setting)))
-        scored[setting] = {r["framework"]: r for r in measure(warehouse, truth, verbose=False)}
+        scored[setting] = {r["framework"]: r for r in measure(warehouse, truth, verbose=False, verdicts=verdicts)}
     folds = []
     for held_out in sorted(next(iter(scored.values()))):
         def train_score(setting):
@@ -308,21 +308,25 @@ def _project_vars() -> dict:
 
 def print_table(rows: list[dict], title: str, extra: str | None = None) -> None:
     print(f"\n{title}")
-    print(f"{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'precision':>9} {'recall':>7} {'dates<=7d':>9}"
-          + (f"  {extra}" if extra else ""))
+    print(f"{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'+judged':>7} {'precision':>9} {'recall':>7} "
+          f"{'dates<=7d':>9}" + (f"  {extra}" if extra else ""))
     for r in rows:
-        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
-              f"{r['recall']:>7.2f} {r['on_time']:>9.0%}" + (f"  {r[extra]}" if extra else ""))
+        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r.get('judged_true', 0):>7} "
+              f"{r['precision']:>9.2f} {r['recall']:>7.2f} {r['on_time']:>9.0%}" + (f"  {r[extra]}" if extra else ""))
     tot = _pooled(rows)
-    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['precision']:>9.2f} "
-          f"{tot['recall']:>7.2f} {tot['on_time']:>9.0%}")
+    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['judged_true']:>7} "
+          f"{tot['precision']:>9.2f} {tot['recall']:>7.2f} {tot['on_time']:>9.0%}")
+    print("(+judged: found pairs the truth does not label that the hand verdicts of --adjudication judge true)")
 
 
 def _day(value: str | None) -> date | None:
     return date.fromisoformat(value[:10]) if value else None
 
 
-def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
+def measure(warehouse: Path, truth: Path, verbose: bool, verdicts: dict | None = None) -> list[dict]:
+    """Per framework of the truth: pairs found, true, true found, precision, recall, dates on time.
+    A found pair the truth does not label (a paper outside it: `--pool`) counts as true for precision
+    where the hand `verdicts` say so (recall stays on the truth's pairs)."""
     con = duckdb.connect(str(warehouse), read_only=True)
     found = {(r[0], r[1]): r for r in con.execute(
         "select framework_id, arxiv_id, cast(adopted_on as varchar), evidence_grade, evidence_reason, "
@@ -348,13 +352,15 @@ def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
             got = _day(found[k][2])
             refs = [d for d in (_day(t["first_id_commit_date"]), _day(t["earliest_signal_date"])) if d]
             on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
+        judged_true = {k for k in pred - pos if k not in negatives and (verdicts or {}).get(k) == "true"}
         row = {"framework": fw, "found": len(pred), "true": len(pos), "tp": len(tp), "on_time_n": on_time,
-               "precision": len(tp) / len(pred) if pred else 1.0, "recall": len(tp) / len(pos) if pos else 1.0,
-               "on_time": on_time / len(tp) if tp else 1.0}
+               "judged_true": len(judged_true),
+               "precision": (len(tp) + len(judged_true)) / len(pred) if pred else 1.0,
+               "recall": len(tp) / len(pos) if pos else 1.0, "on_time": on_time / len(tp) if tp else 1.0}
         table.append(row)
         if verbose:
-            for k in sorted(pred - pos):
-                label = negatives[k]["verdict"] if k in negatives else "unlabelled"
+            for k in sorted(pred - pos - judged_true):
+                label = negatives[k]["verdict"] if k in negatives else (verdicts or {}).get(k, "unlabelled")
                 print(f"  FALSE  {fw} {k[1]} [{label}] {_evidence(found[k])}")
             for k in sorted(pos - pred):
                 ev = candidates.get(k, [])
@@ -393,10 +399,15 @@ def print_claims(claims: list[tuple], sample: int | None, seed: int) -> None:
         print(f"  CLAIM  {fw} {aid} {day} {sha[:12]} {grade} '{value}' {path or '(message)'} | {title[:60]} | {reason}")
 
 
+def read_verdicts(adjudication: Path) -> dict[tuple[str, str], str]:
+    """Hand verdicts (csv: framework, arxiv_id, verdict true | false | borderline)."""
+    return {(r["framework"], r["arxiv_id"]): r["verdict"] for r in _read_csv(adjudication)}
+
+
 def score_claims(claims: list[tuple], adjudication: Path) -> None:
     """Held-out precision of the claims against a hand adjudication (csv: framework, arxiv_id,
     verdict true | false | borderline); claims it lacks are listed for adjudication."""
-    verdicts = {(r["framework"], r["arxiv_id"]): r["verdict"] for r in _read_csv(adjudication)}
+    verdicts = read_verdicts(adjudication)
     judged = [verdicts[c[0], c[1]] for c in claims if (c[0], c[1]) in verdicts]
     true, border = judged.count("true"), judged.count("borderline")
     n = max(1, len(judged))
@@ -441,8 +452,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
     ap.add_argument("--pool", type=Path, help="a local arXiv listing index (jsonl): its in-window papers "
                     "that match the pool query join the world (papers the rules never saw)")
-    ap.add_argument("--adjudication", type=Path, help="with --list-claims: a csv of verdicts on held-out "
-                    "claims (framework, arxiv_id, verdict) to measure their precision")
+    ap.add_argument("--adjudication", type=Path, help="a csv of hand verdicts (framework, arxiv_id, verdict) on "
+                    "pairs the truth does not label: with --list-claims it measures the held-out claims' precision; "
+                    "on the truth's frameworks a pair judged true counts as true for precision")
     args = ap.parse_args()
 
     git_files = []
@@ -462,10 +474,11 @@ def main() -> None:
     warehouse = args.work / "warehouse.duckdb"
     build_warehouse(warehouse, git_files, papers, pool)
     run_dbt(warehouse, args.work)
-    table = measure(warehouse, args.truth, not args.quiet)
+    verdicts = read_verdicts(args.adjudication) if args.adjudication else None
+    table = measure(warehouse, args.truth, not args.quiet, verdicts)
     print_table(table, "with the project's settings (rules written reading all nine: a fit figure)")
     if args.lofo:
-        folds = leave_one_framework_out(warehouse, args.truth, args.work)
+        folds = leave_one_framework_out(warehouse, args.truth, args.work, verdicts)
         for f in folds:
             f["chosen"] = " ".join(f"{k}={v}" for k, v in f["setting"].items())
         print_table(folds, "leave one framework out (settings tuned on the other eight, scored on this one)",
