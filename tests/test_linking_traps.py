@@ -205,7 +205,10 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     script = con.execute("select evidence_grade, evidence_reason from intermediate.int_commits__paper_links "
                          "where arxiv_id = '2503.00025' and mention_context = 'path'").fetchall()
     assert script and all(g in ("citation", "rejected") for g, _ in script), script
-    assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
+    parser = con.execute("select evidence_grade, evidence_reason from intermediate.int_commits__paper_links "
+                         "where arxiv_id = '2503.00025' and mention_context = 'option_value'").fetchall()
+    # a parser named after the model: a model name as a config value (its words are ordinary: rejected)
+    assert parser and all(g in ("citation", "rejected") for g, _ in parser), parser
     assert "data set named after it" in cited["2503.00027"]  # a config named after the data set it trains on
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())

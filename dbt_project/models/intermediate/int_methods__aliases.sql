@@ -9,7 +9,7 @@
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
 --   is_ambiguous       several papers claim it and no source ranks one above the others
---   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
+--   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3): the model a recipe
 --                      trains or serves, not the paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
@@ -81,20 +81,7 @@ claims as (
 ),
 
 framework_names as (
-    select
-        framework_id,
-        {{ method_token('framework_id') }} as token
-    from {{ ref('stg_registry__frameworks') }}
-    union
-    select
-        framework_id,
-        {{ method_token('display_name') }}
-    from {{ ref('stg_registry__frameworks') }}
-    union
-    select
-        framework_id,
-        {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
-    from {{ ref('stg_registry__frameworks') }}
+    select * from {{ ref('int_frameworks__names') }}
 ),
 
 token_history as (
@@ -159,7 +146,11 @@ assessed as (
         bool_or(not c.is_owner) as is_ambiguous,
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
-        bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        bool_or(
+            {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
+            -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
+            or {{ regex_contains('n.alias_token', '[a-z][a-uw-z][0-9]+$') }}
+        ) as is_model_name,
         -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
         -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
         bool_or(n.alias_source <> 'catalogue' and length(n.alias_token) <= 3) as is_short_acronym,
