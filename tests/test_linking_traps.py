@@ -134,10 +134,7 @@ def _git(repo: Path, day: str, *args: str) -> str:
                           text=True).stdout.strip()
 
 
-def link_history(tmp: Path, history: list, papers: list[dict]):
-    """A generated repository of `history` ((day, message, files) commits on `main`), mined by the
-    product miner and linked to `papers` by the dbt models: (read-only connection, sha per day)."""
-    repo = tmp / "repo"
+def _commit_history(repo: Path, history: list) -> dict[str, str]:
     repo.mkdir()
     _git(repo, "2024-06-01", "init", "-q", "-b", "main")
     shas = {}
@@ -148,8 +145,21 @@ def link_history(tmp: Path, history: list, papers: list[dict]):
             _git(repo, day, "add", name)
         _git(repo, day, "commit", "-q", "-m", message)
         shas[day] = _git(repo, day, "rev-parse", "HEAD")
+    return shas
+
+
+def link_history(tmp: Path, history: list, papers: list[dict], others: dict[str, list] | None = None):
+    """A generated repository of `history` ((day, message, files) commits on `main`), mined by the
+    product miner as verl's (with `others`: framework id -> history, repositories of other registered
+    frameworks) and linked to `papers` by the dbt models: (read-only connection, sha per day of `history`)."""
+    shas = _commit_history(tmp / "repo", history)
+    git_files = [mined(FW, tmp / "repo", tmp / "mined")]
+    for framework_id, other in (others or {}).items():
+        fw = next(f for f in config.frameworks() if f.framework_id == framework_id)
+        _commit_history(tmp / framework_id, other)
+        git_files.append(mined(fw, tmp / framework_id, tmp / "mined"))
     warehouse = tmp / "warehouse.duckdb"
-    build_warehouse(warehouse, [mined(FW, repo, tmp / "mined")], papers)
+    build_warehouse(warehouse, git_files, papers)
     run_dbt(warehouse, tmp)
     return duckdb.connect(str(warehouse), read_only=True), shas
 

@@ -7,7 +7,9 @@ three-letter ordinary word as a config key (`sem`, a semaphore); a name in a fil
 is not a page (its config); a package in the dependency manifest; code connecting an external system (an
 integrations folder); a docs page showcasing projects built with the framework; a copy of another
 tracked framework vendored in long after the framework's own code began; a model's name in a models
-folder and a model line's generation glued to its name (`internq3`).
+folder and a model line's generation glued to its name (`internq3`); an environment's name in an envs
+folder; an id cited as what recent work adopts; a name (an acronym two papers share) that sits beside
+another paper's id in two frameworks and never beside its own paper's.
 True cases: an id in a package named after another framework that the repository started with (a fork),
 an ordinary word as the folder of its recipe, a distinctive name as an option value.
 """
@@ -31,6 +33,10 @@ PAPERS = [
     _paper("2505.00010", "InternQ3: The Third Generation", "2025-05-01"),
     _paper("2505.00011", "Kestrel Agent: Ordinary Words As A Recipe Folder", "2025-05-01"),
     _paper("2505.00012", "GLIMPO: A Distinctive Name", "2025-05-01"),
+    _paper("2505.00013", "HeronWorld: Ten Thousand Environments", "2025-05-01"),
+    _paper("2505.00014", "A Work That Adopts The Method", "2025-05-01"),
+    _paper("2505.00015", "TRAPO: Trust Region Arithmetic Policy Optimisation", "2025-05-01"),
+    _paper("2505.00016", "Rethinking Trust Regions Without A Name In The Title", "2025-05-01"),
 ]
 
 HISTORY = [
@@ -56,23 +62,34 @@ HISTORY = [
     ("2025-07-03", "feat: serve internq3", {"verl/serving/names.py": 'CHAT_TEMPLATE = "internq3"\n'}),
     ("2025-07-04", "recipe: kestrel agent", {"recipe/kestrel_agent/main.py": "def main():\n    pass\n"}),
     ("2025-07-05", "feat: glimpo loss", {"verl/trainer/losses.py": 'LOSS_MODES = ("glimpo",)\n'}),
+    ("2025-07-06", "envs: heronworld", {"verl/envs/heronworld.py": "def make_heronworld():\n    pass\n"}),
+    ("2025-07-07", "docs: algorithms", {"docs/core/rl-algos.md": (
+        "# Algorithms\n\nThis trainer is adopted in recent work such as [Wren](https://arxiv.org/abs/2505.00014) "
+        "for agents.\n")}),
+    ("2025-07-08", "feat: trapo loss", {"verl/trainer/trapo.py": (
+        '"""Trust region of https://arxiv.org/abs/2505.00016."""\nLOSS = "trapo"\n')}),
 ]
+# another registered framework names it beside the same paper's id
+OTHERS = {"trl": [("2025-07-09", "feat: trapo", {"trl/trainer/trapo_config.py": (
+    '"""See https://arxiv.org/abs/2505.00016."""\nMODE = "trapo"\n')})]}
 
 
 @pytest.fixture(scope="module")
 def linked(tmp_path_factory):
-    con, shas = link_history(tmp_path_factory.mktemp("unseen_repos"), HISTORY, PAPERS)
+    con, shas = link_history(tmp_path_factory.mktemp("unseen_repos"), HISTORY, PAPERS, OTHERS)
     yield con, shas
     con.close()
 
 
 def test_only_the_method_places_are_adoptions(linked):
     con, shas = linked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions").fetchall())
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+                               "where framework_id = 'verl'").fetchall())
     assert adopted == {
         "2505.00007": shas["2025-05-02"],  # its id in the fork's own package (named after another framework)
         "2505.00011": shas["2025-07-04"],  # ordinary words, as the folder of its recipe
         "2505.00012": shas["2025-07-05"],  # a distinctive name as an option value
+        "2505.00016": shas["2025-07-08"],  # its id in the code that implements it
     }
 
 
@@ -97,3 +114,7 @@ def test_each_trap_is_graded_for_what_it_is(linked):
     # a model's name in a models folder; a model line's generation glued to its name
     assert graded["2505.00009"] == {"citation"} and any("models or templates" in r for r in reasons["2505.00009"])
     assert graded["2505.00010"] == {"rejected"} and any("model name" in r for r in reasons["2505.00010"])
+    # an environment trained on; work said to adopt the method; a name that is another paper's
+    assert graded["2505.00013"] == {"citation"} and any("environment" in r for r in reasons["2505.00013"])
+    assert graded["2505.00014"] == {"citation"} and any("inline citation" in r for r in reasons["2505.00014"])
+    assert graded["2505.00015"] == {"rejected"} and all("2505.00016" in r for r in reasons["2505.00015"])

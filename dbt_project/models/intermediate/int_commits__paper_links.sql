@@ -14,6 +14,8 @@
 {# a page listing the models a framework runs; a folder of model code (architectures, chat templates) #}
 {% set models_page = '(supported|available)[-_ ]?models?|models?[-_ ]?(zoo|list|support)' %}
 {% set models_folder = '(^|/)[^/]*(models?|templates?)/' %}
+{# environments and task sets a framework trains on #}
+{% set env_folder = '(^|/)(envs?|environments?|tasksets?|tasks)/' %}
 with commits as (
     select * from {{ ref('stg_git__commits') }}
     where on_default_branch
@@ -152,6 +154,44 @@ corroborated as (
         and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
 ),
 
+names_beside_ids as (
+    -- which papers' ids a file (or message) cites where it names something in code or a heading
+    select distinct
+        t.framework_id,
+        t.mention_value as alias_token,
+        i.mention_value as arxiv_id
+    from mentions as t
+    inner join mentions as i
+        on t.framework_id = i.framework_id and t.sha = i.sha and t.path = i.path
+    inner join papers as p on i.mention_value = p.arxiv_id
+    where
+        t.mention_kind = 'token' and i.mention_kind = 'arxiv_id'
+        and t.mention_value in (select a.alias_token from aliases as a)
+        and t.mention_context in (
+            'path', 'code_def', 'option_value', 'config_key', 'code_name', 'docs_heading', 'message'
+        )
+        and i.mention_context not in ('related_work', 'news', 'data')
+),
+
+named_by_another as (
+    -- a name that sits beside one other paper's id in two or more frameworks and never beside its own
+    -- paper's id is that other paper's name (an acronym two methods share: DPPO in one paper's title, in
+    -- the frameworks beside another's id)
+    select
+        a.arxiv_id,
+        a.alias_token,
+        min(n.arxiv_id) as other_arxiv_id
+    from aliases as a
+    inner join names_beside_ids as n on a.alias_token = n.alias_token and a.arxiv_id <> n.arxiv_id
+    where
+        not exists (
+            select 1 as hit from names_beside_ids as o
+            where o.alias_token = a.alias_token and o.arxiv_id = a.arxiv_id
+        )
+    group by a.arxiv_id, a.alias_token, n.arxiv_id
+    having count(distinct n.framework_id) >= 2
+),
+
 by_alias as (
     select
         m.*,
@@ -164,7 +204,22 @@ by_alias as (
             else a.alias_reason
         end as alias_reason
     from mentions as m
-    inner join aliases as a on m.mention_value = a.alias_token
+    inner join (
+        select
+            a.arxiv_id,
+            a.alias_token,
+            a.is_framework_name,
+            a.is_model_name,
+            a.is_catalogued,
+            case when nb.arxiv_id is null then a.alias_status else 'rejected' end as alias_status,
+            case
+                when nb.arxiv_id is null then a.alias_reason
+                else 'the name of ' || nb.other_arxiv_id || ' (beside its arXiv id in two or more frameworks, '
+                    || 'never beside this paper''s)'
+            end as alias_reason
+        from aliases as a
+        left join named_by_another as nb on a.arxiv_id = nb.arxiv_id and a.alias_token = nb.alias_token
+    ) as a on m.mention_value = a.alias_token
     left join corroborated as c
         on
             m.framework_id = c.framework_id and m.sha = c.sha and m.path = c.path
@@ -336,6 +391,12 @@ graded as (
                 )
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            -- a name in an environments or task sets folder names what is trained on (an environment, a data
+            -- source, an external task service), not a training method
+            when
+                pl.match_kind = 'alias' and not pl.is_known_name
+                and {{ regex_contains('lower(pl.path)', env_folder) }}
+                then 'citation'
             -- a name in a models or templates folder (architectures, converters, chat templates of the models
             -- the framework runs) or on a supported-models page names a model, not a training method; so does
             -- the name of a model's technical report
@@ -430,6 +491,9 @@ select
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
         when g.evidence_grade = 'citation' and g.place = 'docs' and not g.is_docs_file and not g.is_notebook
             then 'in a file of the docs site that is not a page (its code, config or translations), not a docs page'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
+            and {{ regex_contains('lower(g.path)', env_folder) }}
+            then 'an environment''s or task set''s name, what is trained on, not a method'
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_model_report
             then 'the name of a model''s technical report: names the model, not a method'
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
