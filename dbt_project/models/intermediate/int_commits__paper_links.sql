@@ -17,7 +17,7 @@
 {# environments and task sets a framework trains on #}
 {% set env_folder = '(^|/)(envs?|environments?|tasksets?|tasks)/' %}
 with commits as (
-    select * from {{ ref('stg_git__commits') }}
+    select * from {{ ref('int_commits__registered') }}
     where on_default_branch
 ),
 

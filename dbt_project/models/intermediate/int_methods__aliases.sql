@@ -92,7 +92,7 @@ token_history as (
         c.committed_at,
         max(m.word_zipf) as word_zipf
     from {{ ref('stg_git__commit_mentions') }} as m
-    inner join {{ ref('stg_git__commits') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
     where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
     group by m.mention_value, m.framework_id, m.sha, c.committed_at
 ),
@@ -130,7 +130,7 @@ commits_before as (
         t.alias_token,
         count(c.sha) as commits
     from token_use as t
-    left join {{ ref('stg_git__commits') }} as c
+    left join {{ ref('int_commits__registered') }} as c
         on c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
     group by t.arxiv_id, t.alias_token
 ),
