@@ -9,7 +9,8 @@ integrations folder); a docs page showcasing projects built with the framework; 
 tracked framework vendored in long after the framework's own code began; a model's name in a models
 folder and a model line's generation glued to its name (`internq3`); an environment's name in an envs
 folder; an id cited as what recent work adopts; a name (an acronym two papers share) that sits beside
-another paper's id in two frameworks and never beside its own paper's.
+another paper's id in two frameworks and never beside its own paper's; a commit subject adding a task
+set; a CI job's name (a hidden tooling folder).
 True cases: an id in a package named after another framework that the repository started with (a fork),
 an ordinary word as the folder of its recipe, a distinctive name as an option value.
 """
@@ -37,6 +38,8 @@ PAPERS = [
     _paper("2505.00014", "A Work That Adopts The Method", "2025-05-01"),
     _paper("2505.00015", "TRAPO: Trust Region Arithmetic Policy Optimisation", "2025-05-01"),
     _paper("2505.00016", "Rethinking Trust Regions Without A Name In The Title", "2025-05-01"),
+    _paper("2505.00017", "KiteQA: Questions A Task Set Asks", "2025-05-01"),
+    _paper("2505.00018", "SWIFTPO: Named By A CI Job", "2025-05-01"),
 ]
 
 HISTORY = [
@@ -68,6 +71,10 @@ HISTORY = [
         "for agents.\n")}),
     ("2025-07-08", "feat: trapo loss", {"verl/trainer/trapo.py": (
         '"""Trust region of https://arxiv.org/abs/2505.00016."""\nLOSS = "trapo"\n')}),
+]
+HISTORY += [
+    ("2025-07-10", "add KiteQA search taskset (#9)", {"verl/search/README.md": "# Search\n\nQuestions to search.\n"}),
+    ("2025-07-11", "ci: e2e job", {".github/workflows/e2e_gsm8k_swiftpo.yml": "name: e2e\non: push\n"}),
 ]
 # another registered framework names it beside the same paper's id
 OTHERS = {"trl": [("2025-07-09", "feat: trapo", {"trl/trainer/trapo_config.py": (
@@ -118,3 +125,6 @@ def test_each_trap_is_graded_for_what_it_is(linked):
     assert graded["2505.00013"] == {"citation"} and any("environment" in r for r in reasons["2505.00013"])
     assert graded["2505.00014"] == {"citation"} and any("inline citation" in r for r in reasons["2505.00014"])
     assert graded["2505.00015"] == {"rejected"} and all("2505.00016" in r for r in reasons["2505.00015"])
+    # a commit subject adding a task set; a CI job's name (a hidden tooling folder)
+    assert graded["2505.00017"] == {"citation"}
+    assert graded["2505.00018"] == {"citation"}

@@ -16,6 +16,9 @@
 {% set models_folder = '(^|/)[^/]*(models?|templates?)/' %}
 {# environments and task sets a framework trains on #}
 {% set env_folder = '(^|/)(envs?|environments?|tasksets?|tasks)/' %}
+{# a commit subject about a list, a citation, or a model, environment, task set, data set or benchmark #}
+{% set subject_names_no_method = '\\b(readme|news|awesome|cite|citation|link|list|blog|projects?|showcase|'
+    ~ 'models?|envs?|environments?|tasksets?|datasets?|benchmarks?)\\b' %}
 with commits as (
     select * from {{ ref('int_commits__registered') }}
     where on_default_branch
@@ -243,6 +246,8 @@ placed as (
             when {{ regex_contains('lower(l.path)',
                 '(^|/)(tests?|data|datasets?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
                 then 'data'
+            -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
+            when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
             -- a copy of another tracked framework vendored in
             when exists (
                     select 1 as hit from vendored_roots as v
@@ -437,7 +442,7 @@ graded as (
                         {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
-                            '\\b(readme|news|awesome|cite|citation|link|list|blog|projects?|showcase|models?)\\b') }}
+                            subject_names_no_method) }}
                             -- a documentation-only change ("docs: add X") documents, its pages are graded
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '^\\W*docs?\\W*[:\\]]') }}
