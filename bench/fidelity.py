@@ -22,9 +22,16 @@ does not cover (held out), with their first evidence, for adjudication by hand; 
 lists a random sample of N of them instead (`--seed` fixes it); `--adjudication` measures their
 precision against hand verdicts and lists the claims without one.
 
+With `--pool INDEX` the world also holds the real papers of a local arXiv listing index (jsonl with
+arxiv_id, title, abstract) that are in the study window and match the pool query
+(`ingestion/arxiv/pool.py`), as a live harvest would load them: their acronyms and defined names
+collide with the truth's methods and with names in the frameworks, as they do in the product. Their
+first-version dates are estimated from the id's place in its month; their screening is cached.
+
 Usage:
   python bench/fidelity.py [--truth /work/shared/truth] [--mirrors /work/.mirror]
                            [--papers-cache /work/main/data/real_world/papers] [--quiet] [--lofo]
+                           [--pool /work/main/data/real_world/daily_index.jsonl]
                            [--list-claims [--sample 40 --seed 14] [--adjudication verdicts.csv]]
 """
 
@@ -36,11 +43,12 @@ import hashlib
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 from collections import defaultdict
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,12 +148,79 @@ def paper_rows(truth: Path, papers_cache: Path) -> list[dict]:
     return rows
 
 
+def pool_rows(index: Path, known: set[str], cache: Path) -> list[dict]:
+    """In-window papers of a local listing index (jsonl) that match the study's pool query, less
+    `known` ids (which of the index's papers match is cached per index and query). A paper's date is
+    estimated from its id: the sequence number's share of the largest number of its month, spread
+    over the month (ids are issued in order)."""
+    from ingestion.arxiv import pool as pool_query
+
+    stat = index.stat()
+    key = hashlib.sha256(f"{index.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode()
+                         + Path(pool_query.__file__).read_bytes()).hexdigest()[:12]
+    selected = cache / f"in-pool-{key}.json"
+    ids = set(json.loads(selected.read_text())) if selected.exists() else None
+    listed = {}
+    with index.open(encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            aid = r["arxiv_id"] = re.sub(r"v\d+$", "", r.get("arxiv_id") or "")
+            if not in_window(aid) or aid in listed:
+                continue
+            if aid in ids if ids is not None else pool_query.in_pool(r.get("title") or "", r.get("abstract") or ""):
+                listed[aid] = r
+    if ids is None:
+        cache.mkdir(parents=True, exist_ok=True)
+        selected.write_text(json.dumps(sorted(listed)))
+    listed = [r for aid, r in listed.items() if aid not in known]
+    last = defaultdict(int)
+    for r in listed:
+        month, _, number = r["arxiv_id"].partition(".")
+        last[month] = max(last[month], int(number))
+    rows = []
+    for r in sorted(listed, key=lambda r: r["arxiv_id"]):
+        month, _, number = r["arxiv_id"].partition(".")
+        first = date(2000 + int(month[:2]), int(month[2:]), 1)
+        days = (date(first.year + first.month // 12, first.month % 12 + 1, 1) - first).days
+        day = first + timedelta(days=min(days - 1, days * int(number) // max(1, last[month])))
+        stamp = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        categories = r.get("categories") or []
+        rows.append({
+            "arxiv_id": r["arxiv_id"], "latest_version": 1, "title": " ".join((r.get("title") or "").split()),
+            "abstract": " ".join((r.get("abstract") or "").split()), "authors": "[]",
+            "primary_category": categories[0] if categories else "cs.LG", "categories": json.dumps(categories),
+            "published_at": stamp, "updated_at": stamp,
+            "comment": r.get("comment"), "journal_ref": None, "doi": None, "code_urls": "[]",
+        })
+    return rows
+
+
+def screened(papers: list[dict], frameworks: list, cache: Path) -> list[dict]:
+    """The product screener's rows for the papers, cached per screener and registry (a pool of
+    twenty thousand papers takes minutes to screen)."""
+    import ingestion.screening.rules as rules
+
+    digest = hashlib.sha256(Path(rules.__file__).read_bytes())
+    digest.update(json.dumps([(f.framework_id, f.maintainer_orgs, f.maintainer_domains) for f in frameworks]).encode())
+    for p in papers:
+        digest.update(f"{p['arxiv_id']}\x00{p['title']}\x00{p['abstract']}\x00{p['comment']}".encode())
+    target = cache / f"screened-{len(papers)}-{digest.hexdigest()[:12]}.parquet"
+    if target.exists():
+        return duckdb.read_parquet(str(target)).df().to_dict("records")
+    rows = [screen(p, frameworks) for p in papers]
+    cache.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame(rows)
+    duckdb.sql("select * from frame").write_parquet(str(target))
+    return rows
+
+
 def _cached_date(extra: dict) -> str | None:
     value = str(extra.get("first_version_date") or "")
     return value[:10] if value[:4].isdigit() else None
 
 
-def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers: list[dict]) -> None:
+def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers: list[dict],
+                    pool: list[dict] = ()) -> None:
     warehouse.unlink(missing_ok=True)
     con = duckdb.connect(str(warehouse))
     con.execute("set TimeZone = 'UTC'")
@@ -157,6 +232,9 @@ def build_warehouse(warehouse: Path, git_files: list[tuple[Path, Path]], papers:
         con.execute(f"create table raw_git.{table} as select *, {load} from read_parquet([{files}], union_by_name=true)")
     frameworks = config.frameworks()
     features = [screen(p, frameworks) for p in papers]
+    if pool:
+        features += screened(pool, frameworks, warehouse.parent / "pool")
+        papers = [*papers, *pool]
     for table, rows in (("papers", papers), ("paper_features", features)):
         frame = pd.DataFrame(rows)
         con.execute(f"create table raw_arxiv.{table} as select *, {load} from frame")
@@ -191,13 +269,13 @@ LOFO_GRID = {
 
 
 def _pooled(rows: list[dict]) -> dict:
-    tot = {k: sum(r[k] for r in rows) for k in ("found", "true", "tp", "on_time_n")}
-    p, r = tot["tp"] / max(1, tot["found"]), tot["tp"] / max(1, tot["true"])
+    tot = {k: sum(r.get(k, 0) for r in rows) for k in ("found", "true", "tp", "on_time_n", "judged_true")}
+    p, r = (tot["tp"] + tot["judged_true"]) / max(1, tot["found"]), tot["tp"] / max(1, tot["true"])
     return {**tot, "precision": p, "recall": r, "on_time": tot["on_time_n"] / max(1, tot["tp"]),
             "f1": 2 * p * r / max(1e-9, p + r)}
 
 
-def leave_one_framework_out(warehouse: Path, truth: Path, work: Path) -> list[dict]:
+def leave_one_framework_out(warehouse: Path, truth: Path, work: Path, verdicts: dict | None = None) -> list[dict]:
     """Each linking setting of LOFO_GRID built once; per held-out framework, the setting with the best
     pooled F1 on the other frameworks (ties: the setting nearest the default), scored on the held-out
     one. Returns one row per fold with the setting chosen."""
@@ -209,7 +287,7 @@ def leave_one_framework_out(warehouse: Path, truth: Path, work: Path) -> list[di
     scored = {}
     for setting in settings:
         run_dbt(warehouse, work, dict(zip(names, setting)))
-        scored[setting] = {r["framework"]: r for r in measure(warehouse, truth, verbose=False)}
+        scored[setting] = {r["framework"]: r for r in measure(warehouse, truth, verbose=False, verdicts=verdicts)}
     folds = []
     for held_out in sorted(next(iter(scored.values()))):
         def train_score(setting):
@@ -230,21 +308,25 @@ def _project_vars() -> dict:
 
 def print_table(rows: list[dict], title: str, extra: str | None = None) -> None:
     print(f"\n{title}")
-    print(f"{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'precision':>9} {'recall':>7} {'dates<=7d':>9}"
-          + (f"  {extra}" if extra else ""))
+    print(f"{'framework':<10} {'found':>5} {'true':>5} {'tp':>4} {'+judged':>7} {'precision':>9} {'recall':>7} "
+          f"{'dates<=7d':>9}" + (f"  {extra}" if extra else ""))
     for r in rows:
-        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r['precision']:>9.2f} "
-              f"{r['recall']:>7.2f} {r['on_time']:>9.0%}" + (f"  {r[extra]}" if extra else ""))
+        print(f"{r['framework']:<10} {r['found']:>5} {r['true']:>5} {r['tp']:>4} {r.get('judged_true', 0):>7} "
+              f"{r['precision']:>9.2f} {r['recall']:>7.2f} {r['on_time']:>9.0%}" + (f"  {r[extra]}" if extra else ""))
     tot = _pooled(rows)
-    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['precision']:>9.2f} "
-          f"{tot['recall']:>7.2f} {tot['on_time']:>9.0%}")
+    print(f"{'all':<10} {tot['found']:>5} {tot['true']:>5} {tot['tp']:>4} {tot['judged_true']:>7} "
+          f"{tot['precision']:>9.2f} {tot['recall']:>7.2f} {tot['on_time']:>9.0%}")
+    print("(+judged: found pairs the truth does not label that the hand verdicts of --adjudication judge true)")
 
 
 def _day(value: str | None) -> date | None:
     return date.fromisoformat(value[:10]) if value else None
 
 
-def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
+def measure(warehouse: Path, truth: Path, verbose: bool, verdicts: dict | None = None) -> list[dict]:
+    """Per framework of the truth: pairs found, true, true found, precision, recall, dates on time.
+    A found pair the truth does not label (a paper outside it: `--pool`) counts as true for precision
+    where the hand `verdicts` say so (recall stays on the truth's pairs)."""
     con = duckdb.connect(str(warehouse), read_only=True)
     found = {(r[0], r[1]): r for r in con.execute(
         "select framework_id, arxiv_id, cast(adopted_on as varchar), evidence_grade, evidence_reason, "
@@ -270,13 +352,15 @@ def measure(warehouse: Path, truth: Path, verbose: bool) -> list[dict]:
             got = _day(found[k][2])
             refs = [d for d in (_day(t["first_id_commit_date"]), _day(t["earliest_signal_date"])) if d]
             on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
+        judged_true = {k for k in pred - pos if k not in negatives and (verdicts or {}).get(k) == "true"}
         row = {"framework": fw, "found": len(pred), "true": len(pos), "tp": len(tp), "on_time_n": on_time,
-               "precision": len(tp) / len(pred) if pred else 1.0, "recall": len(tp) / len(pos) if pos else 1.0,
-               "on_time": on_time / len(tp) if tp else 1.0}
+               "judged_true": len(judged_true),
+               "precision": (len(tp) + len(judged_true)) / len(pred) if pred else 1.0,
+               "recall": len(tp) / len(pos) if pos else 1.0, "on_time": on_time / len(tp) if tp else 1.0}
         table.append(row)
         if verbose:
-            for k in sorted(pred - pos):
-                label = negatives[k]["verdict"] if k in negatives else "unlabelled"
+            for k in sorted(pred - pos - judged_true):
+                label = negatives[k]["verdict"] if k in negatives else (verdicts or {}).get(k, "unlabelled")
                 print(f"  FALSE  {fw} {k[1]} [{label}] {_evidence(found[k])}")
             for k in sorted(pos - pred):
                 ev = candidates.get(k, [])
@@ -315,10 +399,15 @@ def print_claims(claims: list[tuple], sample: int | None, seed: int) -> None:
         print(f"  CLAIM  {fw} {aid} {day} {sha[:12]} {grade} '{value}' {path or '(message)'} | {title[:60]} | {reason}")
 
 
+def read_verdicts(adjudication: Path) -> dict[tuple[str, str], str]:
+    """Hand verdicts (csv: framework, arxiv_id, verdict true | false | borderline)."""
+    return {(r["framework"], r["arxiv_id"]): r["verdict"] for r in _read_csv(adjudication)}
+
+
 def score_claims(claims: list[tuple], adjudication: Path) -> None:
     """Held-out precision of the claims against a hand adjudication (csv: framework, arxiv_id,
     verdict true | false | borderline); claims it lacks are listed for adjudication."""
-    verdicts = {(r["framework"], r["arxiv_id"]): r["verdict"] for r in _read_csv(adjudication)}
+    verdicts = read_verdicts(adjudication)
     judged = [verdicts[c[0], c[1]] for c in claims if (c[0], c[1]) in verdicts]
     true, border = judged.count("true"), judged.count("borderline")
     n = max(1, len(judged))
@@ -361,8 +450,11 @@ def main() -> None:
     ap.add_argument("--list-claims", action="store_true", help="list the pairs claimed in frameworks without truth")
     ap.add_argument("--sample", type=int, help="with --list-claims: a random sample of this many")
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
-    ap.add_argument("--adjudication", type=Path, help="with --list-claims: a csv of verdicts on held-out "
-                    "claims (framework, arxiv_id, verdict) to measure their precision")
+    ap.add_argument("--pool", type=Path, help="a local arXiv listing index (jsonl): its in-window papers "
+                    "that match the pool query join the world (papers the rules never saw)")
+    ap.add_argument("--adjudication", type=Path, help="a csv of hand verdicts (framework, arxiv_id, verdict) on "
+                    "pairs the truth does not label: with --list-claims it measures the held-out claims' precision; "
+                    "on the truth's frameworks a pair judged true counts as true for precision")
     args = ap.parse_args()
 
     git_files = []
@@ -376,14 +468,17 @@ def main() -> None:
             print(f"  {fw.framework_id} not mined: {str(exc)[:160]}", file=sys.stderr)
     papers = paper_rows(args.truth, args.papers_cache)
     abstracts = sum(bool(p["abstract"]) for p in papers)
-    print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)", file=sys.stderr)
+    pool = pool_rows(args.pool, {p["arxiv_id"] for p in papers}, args.work / "pool") if args.pool else []
+    print(f"  {len(git_files)} frameworks mined, {len(papers)} papers ({abstracts} with abstracts)"
+          + (f", {len(pool)} more from the pool of {args.pool.name}" if pool else ""), file=sys.stderr)
     warehouse = args.work / "warehouse.duckdb"
-    build_warehouse(warehouse, git_files, papers)
+    build_warehouse(warehouse, git_files, papers, pool)
     run_dbt(warehouse, args.work)
-    table = measure(warehouse, args.truth, not args.quiet)
+    verdicts = read_verdicts(args.adjudication) if args.adjudication else None
+    table = measure(warehouse, args.truth, not args.quiet, verdicts)
     print_table(table, "with the project's settings (rules written reading all nine: a fit figure)")
     if args.lofo:
-        folds = leave_one_framework_out(warehouse, args.truth, args.work)
+        folds = leave_one_framework_out(warehouse, args.truth, args.work, verdicts)
         for f in folds:
             f["chosen"] = " ".join(f"{k}={v}" for k, v in f["setting"].items())
         print_table(folds, "leave one framework out (settings tuned on the other eight, scored on this one)",

@@ -134,10 +134,7 @@ def _git(repo: Path, day: str, *args: str) -> str:
                           text=True).stdout.strip()
 
 
-def link_history(tmp: Path, history: list, papers: list[dict]):
-    """A generated repository of `history` ((day, message, files) commits on `main`), mined by the
-    product miner and linked to `papers` by the dbt models: (read-only connection, sha per day)."""
-    repo = tmp / "repo"
+def _commit_history(repo: Path, history: list) -> dict[str, str]:
     repo.mkdir()
     _git(repo, "2024-06-01", "init", "-q", "-b", "main")
     shas = {}
@@ -148,8 +145,21 @@ def link_history(tmp: Path, history: list, papers: list[dict]):
             _git(repo, day, "add", name)
         _git(repo, day, "commit", "-q", "-m", message)
         shas[day] = _git(repo, day, "rev-parse", "HEAD")
+    return shas
+
+
+def link_history(tmp: Path, history: list, papers: list[dict], others: dict[str, list] | None = None):
+    """A generated repository of `history` ((day, message, files) commits on `main`), mined by the
+    product miner as verl's (with `others`: framework id -> history, repositories of other registered
+    frameworks) and linked to `papers` by the dbt models: (read-only connection, sha per day of `history`)."""
+    shas = _commit_history(tmp / "repo", history)
+    git_files = [mined(FW, tmp / "repo", tmp / "mined")]
+    for framework_id, other in (others or {}).items():
+        fw = next(f for f in config.frameworks() if f.framework_id == framework_id)
+        _commit_history(tmp / framework_id, other)
+        git_files.append(mined(fw, tmp / framework_id, tmp / "mined"))
     warehouse = tmp / "warehouse.duckdb"
-    build_warehouse(warehouse, [mined(FW, repo, tmp / "mined")], papers)
+    build_warehouse(warehouse, git_files, papers)
     run_dbt(warehouse, tmp)
     return duckdb.connect(str(warehouse), read_only=True), shas
 
@@ -205,7 +215,10 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     script = con.execute("select evidence_grade, evidence_reason from intermediate.int_commits__paper_links "
                          "where arxiv_id = '2503.00025' and mention_context = 'path'").fetchall()
     assert script and all(g in ("citation", "rejected") for g, _ in script), script
-    assert "model name as a config value" in cited["2503.00025"]  # a parser named after the model
+    parser = con.execute("select evidence_grade, evidence_reason from intermediate.int_commits__paper_links "
+                         "where arxiv_id = '2503.00025' and mention_context = 'option_value'").fetchall()
+    # a parser named after the model: a model name as a config value (its words are ordinary: rejected)
+    assert parser and all(g in ("citation", "rejected") for g, _ in parser), parser
     assert "data set named after it" in cited["2503.00027"]  # a config named after the data set it trains on
     aliases = dict(con.execute("select alias_token, alias_reason from intermediate.int_methods__aliases "
                                "where alias_status = 'rejected'").fetchall())

@@ -1,7 +1,7 @@
 import pytest
 
 from ingestion.arxiv.parse import split_arxiv_id
-from ingestion.git.mentions import find_arxiv_ids, find_tokens
+from ingestion.git.mentions import contextual_mentions, find_arxiv_ids, find_tokens
 from ingestion.reports.source import canonical_arxiv_id
 
 
@@ -126,3 +126,11 @@ def test_token_rows_per_commit_are_bounded_strongest_first():
     kept = {(m.value, m.context) for m in c.mentions if m.kind == "token"}
     assert len(kept) == 10 and ("gspo_loss", "code_def") in kept and ("new_module", "path") in kept
     assert stats.mentions_over_bound > 0
+
+
+def test_ids_read_whole_where_several_share_a_line_and_work_others_adopt_is_cited():
+    line = ("is adopted in recent work such as [Hawk](https://arxiv.org/pdf/2505.00013), "
+            "[Owl](https://arxiv.org/pdf/2505.00014).")
+    assert find_arxiv_ids(line) == ["2505.00013", "2505.00014"]  # not 2505.0001, cut at a scan window's end
+    found = contextual_mentions(f"# Algorithms\n\nThis method {line}\n", "docs/rl-algos.md", "added_line").items
+    assert found[("arxiv_id", "2505.00013")] == found[("arxiv_id", "2505.00014")] == "inline_citation"

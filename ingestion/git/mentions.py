@@ -59,6 +59,8 @@ def find_arxiv_ids(text: str | None) -> list[str]:
         while idx != -1:
             lo = max(0, idx - 24)
             for m in _ARXIV_RE.finditer(text, lo, min(len(text), idx + 64)):
+                if text[m.end():m.end() + 1].isdigit():  # an id the window's end cut short: its own window reads it
+                    continue
                 hits.append((m.start(), m.group("new") or _canonical_old(m.group("old"))))
             idx = lowered.find(key, idx + 1)
     if _SLASH_SEVEN_DIGITS.search(text):
@@ -270,9 +272,12 @@ _TODO_RE = re.compile(r"^.*\b(?:TODO|FIXME)\b.*$", re.M)
 # Words around an id saying the text borrows something else from the paper, or that others use what
 # the text describes: "adapted from [id]", "also used in [id]", "has since been used in the training
 # of [id]", "[id] also adopts it", "from [id]'s prompt", "the dataset structure used in [id]",
-# "reproduce the results of [id]". The id is cited, not the method implemented.
+# "reproduce the results of [id]", "adopted in recent work such as [id]". The id is cited, not the
+# method implemented.
 _BORROWED_RE = re.compile(
     r"\b(?:adapted|borrowed|copied) from\b|\balso adopts?\b|\badopts? the same\b|"
+    r"\b(?:adopted|used|applied) (?:in|by) (?:recent|other|many|several|prior|popular|follow[- ]up) "
+    r"(?:works?|papers?|projects?|models?|methods?)\b|"
     r"\b(?:also|since|previously|has been|have been) (?:been )?(?:used|adopted|applied|shown)\b|"
     r"\bprompts?\b|\bdata(?:set)? (?:structure|format)\b|\breward curves\b|\bresults (?:from|of|in)\b|"
     r"\breproduc", re.I)

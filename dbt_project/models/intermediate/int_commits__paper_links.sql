@@ -11,8 +11,16 @@
 --                   of ordinary words outside code places (a heading, a fragment of a file name)
 -- evidence_reason says what was found and why it counts or not. Only added lines and messages are
 -- mined, so deleted code never counts.
+{# a page listing the models a framework runs; a folder of model code (architectures, chat templates) #}
+{% set models_page = '(supported|available)[-_ ]?models?|models?[-_ ]?(zoo|list|support)' %}
+{% set models_folder = '(^|/)[^/]*(models?|templates?)/' %}
+{# environments and task sets a framework trains on #}
+{% set env_folder = '(^|/)(envs?|environments?|tasksets?|tasks)/' %}
+{# a commit subject about a list, a citation, or a model, environment, task set, data set or benchmark #}
+{% set subject_names_no_method = '\\b(readme|news|awesome|cite|citation|link|list|blog|projects?|showcase|'
+    ~ 'models?|envs?|environments?|tasksets?|datasets?|benchmarks?)\\b' %}
 with commits as (
-    select * from {{ ref('stg_git__commits') }}
+    select * from {{ ref('int_commits__registered') }}
     where on_default_branch
 ),
 
@@ -45,6 +53,32 @@ docs_paths as (
         framework_id,
         unnest({{ split_to_array('docs_paths', ';') }}) as docs_prefix
     from {{ ref('stg_registry__frameworks') }}
+),
+
+first_code as (
+    -- when each framework's own code began: its first commit adding to a code file
+    select
+        framework_id,
+        min(committed_at) as first_code_at
+    from mentions
+    where {{ regex_contains('lower(path)', '\\.(py|pyx|c|cc|cpp|cu|h|hpp|rs|go|js|ts|java|scala|jl|lua)$') }}
+    group by framework_id
+),
+
+vendored_roots as (
+    -- a top-level folder named after another tracked framework that arrived more than a month after the
+    -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
+    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it)
+    select
+        m.framework_id,
+        split_part(m.path, '/', 1) as root
+    from mentions as m
+    inner join {{ ref('int_frameworks__names') }} as t
+        on {{ method_token("split_part(m.path, '/', 1)") }} = t.token and m.framework_id <> t.framework_id
+    inner join first_code as f on m.framework_id = f.framework_id
+    where strpos(m.path, '/') > 0
+    group by m.framework_id, split_part(m.path, '/', 1)
+    having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
 ),
 
 by_arxiv_id as (
@@ -90,10 +124,10 @@ aliases as (
             alias_source,
             is_framework_name,
             is_model_name,
-            case when is_short_acronym and alias_status = 'usable' then 'rejected' else alias_status end
+            case when is_short_acronym and alias_status <> 'rejected' then 'rejected' else alias_status end
                 as alias_status,
             case
-                when is_short_acronym and alias_status = 'usable'
+                when is_short_acronym and alias_status <> 'rejected'
                     then 'an acronym of three letters or fewer: named only beside its arXiv id'
                 else alias_reason
             end as alias_reason
@@ -123,6 +157,44 @@ corroborated as (
         and m.mention_context in ('path', 'code_def', 'option_value', 'config_key', 'docs_heading')
 ),
 
+names_beside_ids as (
+    -- which papers' ids a file (or message) cites where it names something in code or a heading
+    select distinct
+        t.framework_id,
+        t.mention_value as alias_token,
+        i.mention_value as arxiv_id
+    from mentions as t
+    inner join mentions as i
+        on t.framework_id = i.framework_id and t.sha = i.sha and t.path = i.path
+    inner join papers as p on i.mention_value = p.arxiv_id
+    where
+        t.mention_kind = 'token' and i.mention_kind = 'arxiv_id'
+        and t.mention_value in (select a.alias_token from aliases as a)
+        and t.mention_context in (
+            'path', 'code_def', 'option_value', 'config_key', 'code_name', 'docs_heading', 'message'
+        )
+        and i.mention_context not in ('related_work', 'news', 'data')
+),
+
+named_by_another as (
+    -- a name that sits beside one other paper's id in two or more frameworks and never beside its own
+    -- paper's id is that other paper's name (an acronym two methods share: DPPO in one paper's title, in
+    -- the frameworks beside another's id)
+    select
+        a.arxiv_id,
+        a.alias_token,
+        min(n.arxiv_id) as other_arxiv_id
+    from aliases as a
+    inner join names_beside_ids as n on a.alias_token = n.alias_token and a.arxiv_id <> n.arxiv_id
+    where
+        not exists (
+            select 1 as hit from names_beside_ids as o
+            where o.alias_token = a.alias_token and o.arxiv_id = a.arxiv_id
+        )
+    group by a.arxiv_id, a.alias_token, n.arxiv_id
+    having count(distinct n.framework_id) >= 2
+),
+
 by_alias as (
     select
         m.*,
@@ -135,7 +207,22 @@ by_alias as (
             else a.alias_reason
         end as alias_reason
     from mentions as m
-    inner join aliases as a on m.mention_value = a.alias_token
+    inner join (
+        select
+            a.arxiv_id,
+            a.alias_token,
+            a.is_framework_name,
+            a.is_model_name,
+            a.is_catalogued,
+            case when nb.arxiv_id is null then a.alias_status else 'rejected' end as alias_status,
+            case
+                when nb.arxiv_id is null then a.alias_reason
+                else 'the name of ' || nb.other_arxiv_id || ' (beside its arXiv id in two or more frameworks, '
+                    || 'never beside this paper''s)'
+            end as alias_reason
+        from aliases as a
+        left join named_by_another as nb on a.arxiv_id = nb.arxiv_id and a.alias_token = nb.alias_token
+    ) as a on m.mention_value = a.alias_token
     left join corroborated as c
         on
             m.framework_id = c.framework_id and m.sha = c.sha and m.path = c.path
@@ -159,6 +246,23 @@ placed as (
             when {{ regex_contains('lower(l.path)',
                 '(^|/)(tests?|data|datasets?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
                 then 'data'
+            -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
+            when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
+            -- a copy of another tracked framework vendored in
+            when exists (
+                    select 1 as hit from vendored_roots as v
+                    where v.framework_id = l.framework_id and starts_with(l.path, v.root || '/')
+                ) then 'data'
+            -- a dependency manifest names the packages the framework installs, not methods it implements
+            when {{ regex_contains('lower(l.path)',
+                '(^|/)(pyproject\\.toml|setup\\.(py|cfg)|requirements[^/]*\\.(txt|in)|package(-lock)?\\.json|[^/]*\\.lock|environment\\.ya?ml|pipfile)$') }}
+                then 'data'
+            -- code that connects an external system (an integrations folder) uses that system, it implements no method
+            when {{ regex_contains('lower(l.path)', '(^|/)[^/]*integrations?/') }} then 'data'
+            -- a docs page showcasing projects built with the framework cites them
+            when {{ regex_contains('lower(l.path)',
+                '(^|/)([^/]*[-_])?docs?([-_][^/]*)?/(.*/)?(projects?|showcases?|gallery|community|publications|use[-_]?cases)/') }}
+                then 'news'
             when {{ regex_contains('lower(l.path)', '(^|/)(blogs?|news|release[-_]?notes?|changelog)([/.]|$)') }}
                 then 'news'
             when exists (
@@ -172,6 +276,7 @@ placed as (
             else 'code'
         end as place,
         {{ regex_contains('lower(l.path)', '\\.(md|mdx|rst)$') }} as is_docs_file,
+        {{ regex_contains('lower(l.path)', '\\.ipynb$') }} as is_notebook,
         -- the path's parts in token form, each between slashes: '/examples/search_r1_like/run_sh/'
         '/' || regexp_replace(lower(l.path), '[^a-z0-9/]+', '_', 'g') || '/' as path_parts,
         -- a page's name: its file's, or its folder's for an index page (docs/gspo.md, docs/cispo/index.md)
@@ -225,7 +330,8 @@ kinds as (
         s.arxiv_id,
         s.paper_kind,
         -- the screener read an abstract and found no RL method in it (a title alone decides nothing)
-        s.paper_kind = 'not_rl' and coalesce(p.abstract, '') <> '' as is_read_not_rl
+        s.paper_kind = 'not_rl' and coalesce(p.abstract, '') <> '' as is_read_not_rl,
+        coalesce(s.is_model_report, false) as is_model_report
     from {{ ref('int_papers__screened') }} as s
     inner join {{ ref('stg_arxiv__papers') }} as p on s.arxiv_id = p.arxiv_id
 ),
@@ -255,6 +361,7 @@ graded as (
         pl.*,
         k.paper_kind,
         k.is_read_not_rl,
+        coalesce(k.is_model_report, false) as is_model_report,
         o.framework_id is not null as is_own_paper,
         ds.sha is not null as is_dataset_file,
         mp.arxiv_id is not null as is_method_page,
@@ -274,12 +381,12 @@ graded as (
                 )
                 then 'documented'
             when pl.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data') then 'citation'
-            -- a name of ordinary words names the method only as code does: a def, an option value, a config
-            -- key, or a file or folder named after it (a path part that starts with it: `search_r1_like/`,
-            -- not `run_tinker_reasoning_search.sh`, a fragment of a longer name); never as prose or a heading
+            -- a name of ordinary words names the method only as a file or folder named after it (a path part
+            -- that starts with it: `search_r1_like/`, not `run_tinker_reasoning_search.sh`, a fragment of a
+            -- longer name) or beside its paper's id; in code, prose or a heading it is the ordinary word
+            -- (`def divert`, `sem`aphore, `stitch_session`, a `tree_training` flag of another method)
             when
                 pl.alias_status = 'needs_method_context'
-                and pl.mention_context not in ('code_def', 'option_value', 'config_key')
                 and not (
                     pl.mention_context = 'path'
                     and (
@@ -289,6 +396,23 @@ graded as (
                 )
                 then 'rejected'
             when k.paper_kind in ('dataset', 'benchmark', 'survey') then 'citation'
+            -- a name in an environments or task sets folder names what is trained on (an environment, a data
+            -- source, an external task service), not a training method
+            when
+                pl.match_kind = 'alias' and not pl.is_known_name
+                and {{ regex_contains('lower(pl.path)', env_folder) }}
+                then 'citation'
+            -- a name in a models or templates folder (architectures, converters, chat templates of the models
+            -- the framework runs) or on a supported-models page names a model, not a training method; so does
+            -- the name of a model's technical report
+            when
+                pl.match_kind = 'alias' and not pl.is_known_name
+                and (
+                    {{ regex_contains('lower(pl.path)', models_folder) }}
+                    or {{ regex_contains('lower(pl.page_name)', models_page) }}
+                    or k.is_model_report
+                )
+                then 'citation'
             -- the name of a paper that proposes no RL method names a model, benchmark, environment or
             -- tool a recipe uses (its arXiv id in implementing code, a catalogued name or one beside its
             -- id still counts)
@@ -318,7 +442,7 @@ graded as (
                         {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '\\b(add|adds|added|support|supports|implement|implements|introduce|feat)\\b') }}
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
-                            '\\b(readme|news|awesome|cite|citation|link|list|blog)\\b') }}
+                            subject_names_no_method) }}
                             -- a documentation-only change ("docs: add X") documents, its pages are graded
                             and not {{ regex_contains("lower(split_part(pl.message, chr(10), 1))",
                             '^\\W*docs?\\W*[:\\]]') }}
@@ -327,8 +451,9 @@ graded as (
                             then 'implementation'
                         else 'citation'
                     end
-            when pl.place = 'docs' and not pl.is_docs_file and pl.mention_context = 'code_comment'
-                then 'citation'
+            -- in a docs tree only a page documents: the site's other files (its config, scripts, translations,
+            -- lock files) are machinery
+            when pl.place = 'docs' and not pl.is_docs_file and not pl.is_notebook then 'citation'
             when pl.place = 'docs' or pl.is_docs_file then 'documented'
             else 'implementation'
         end as evidence_grade
@@ -369,8 +494,19 @@ select
         when g.evidence_grade = 'citation'
             and g.mention_context in ('related_work', 'news', 'docs_list', 'inline_citation', 'data')
             then 'a citation (' || replace(g.mention_context, '_', ' ') || '), not an implementation'
-        when g.evidence_grade = 'citation' and g.place = 'docs' and g.mention_context = 'code_comment'
-            then 'a citation in the code of a docs site (a page listing papers), not a docs page'
+        when g.evidence_grade = 'citation' and g.place = 'docs' and not g.is_docs_file and not g.is_notebook
+            then 'in a file of the docs site that is not a page (its code, config or translations), not a docs page'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
+            and {{ regex_contains('lower(g.path)', env_folder) }}
+            then 'an environment''s or task set''s name, what is trained on, not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_model_report
+            then 'the name of a model''s technical report: names the model, not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
+            and {{ regex_contains('lower(g.path)', models_folder) }}
+            then 'a model''s name in a models or templates folder, not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
+            and {{ regex_contains('lower(g.page_name)', models_page) }}
+            then 'a model''s name on a supported-models page, not a method'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl

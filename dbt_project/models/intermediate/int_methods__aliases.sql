@@ -9,7 +9,7 @@
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
 --   is_ambiguous       several papers claim it and no source ranks one above the others
---   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5): the model a recipe
+--   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3): the model a recipe
 --                      trains or serves, not the paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
@@ -81,20 +81,7 @@ claims as (
 ),
 
 framework_names as (
-    select
-        framework_id,
-        {{ method_token('framework_id') }} as token
-    from {{ ref('stg_registry__frameworks') }}
-    union
-    select
-        framework_id,
-        {{ method_token('display_name') }}
-    from {{ ref('stg_registry__frameworks') }}
-    union
-    select
-        framework_id,
-        {{ method_token(regex_extract('repo', '/(.*)$', 1)) }}
-    from {{ ref('stg_registry__frameworks') }}
+    select * from {{ ref('int_frameworks__names') }}
 ),
 
 token_history as (
@@ -105,7 +92,7 @@ token_history as (
         c.committed_at,
         max(m.word_zipf) as word_zipf
     from {{ ref('stg_git__commit_mentions') }} as m
-    inner join {{ ref('stg_git__commits') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
     where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
     group by m.mention_value, m.framework_id, m.sha, c.committed_at
 ),
@@ -143,7 +130,7 @@ commits_before as (
         t.alias_token,
         count(c.sha) as commits
     from token_use as t
-    left join {{ ref('stg_git__commits') }} as c
+    left join {{ ref('int_commits__registered') }} as c
         on c.committed_at < t.published_at - interval '{{ var("alias_predates_grace_days") }} days'
     group by t.arxiv_id, t.alias_token
 ),
@@ -159,7 +146,11 @@ assessed as (
         bool_or(not c.is_owner) as is_ambiguous,
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
-        bool_or({{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}) as is_model_name,
+        bool_or(
+            {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
+            -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
+            or {{ regex_contains('n.alias_token', '[a-z][a-uw-z][0-9]+$') }}
+        ) as is_model_name,
         -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
         -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
         bool_or(n.alias_source <> 'catalogue' and length(n.alias_token) <= 3) as is_short_acronym,

@@ -5,7 +5,7 @@ with commits as (
         count(*) as commits_mined,
         min(committed_at) as first_commit_at,
         max(committed_at) as last_commit_at
-    from {{ ref('stg_git__commits') }}
+    from {{ ref('int_commits__registered') }}
     group by framework_id
 )
 

@@ -57,7 +57,7 @@ carried_by_code_token as (
         m.framework_id,
         min(cm.committed_date) as adopted_on
     from {{ ref('stg_git__commit_mentions') }} as m
-    inner join {{ ref('stg_git__commits') }} as cm
+    inner join {{ ref('int_commits__registered') }} as cm
         on m.framework_id = cm.framework_id and m.sha = cm.sha and cm.on_default_branch
     inner join {{ ref('method_catalogue') }} as c
         on

@@ -14,7 +14,7 @@ with papers as (
 ),
 
 observation as (
-    select max(committed_date) as observation_end from {{ ref('stg_git__commits') }}
+    select max(committed_date) as observation_end from {{ ref('int_commits__registered') }}
 ),
 
 durations as (

@@ -16,7 +16,7 @@ first_adoption as (
 
 observation as (
     select max(committed_date) as observation_end
-    from {{ ref('stg_git__commits') }}
+    from {{ ref('int_commits__registered') }}
 ),
 
 cohorts as (

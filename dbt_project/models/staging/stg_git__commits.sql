@@ -1,9 +1,8 @@
--- Commits of each registered framework's repository, one row per (framework, sha); the latest load
--- wins. A framework taken off the registry (`rltrack frameworks remove`) keeps its raw rows but
--- leaves the models.
+-- Commits of each mined framework repository, one row per (framework, sha); the latest load wins.
+-- Every framework ever loaded is here: which of them the models track is int_commits__registered's
+-- business (staging reads only its source).
 with source as (
     select * from {{ source('raw_git', 'commits') }}
-    where framework_id in (select r.framework_id from {{ ref('stg_registry__frameworks') }} as r)
 )
 
 select distinct on (framework_id, sha)
