@@ -247,12 +247,9 @@ METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) l
                    r"entropy (?:bonus|regulari[sz]ation|loss)|"
                    r"(?:on|off)[- ]policy distillation|distillation (?:loss|objective|method)|"
                    r"kl (?:penalty|regulari[sz]ation|loss|coefficient))\b|算法|损失|优势函数|优势估计|蒸馏|目标函数")
-# a model family, task domain or infrastructure name is not a method, wherever it stands
-_INFRA_NAME = _rx(r"^(?:\w*vla(?:s|-\w+)?|swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|wandb|mlx|jax|xla|onnx|rocm|"
+# a task domain or infrastructure name is not a method, wherever it stands
+_INFRA_NAME = _rx(r"^(?:swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|wandb|mlx|jax|xla|onnx|rocm|"
                   r"megatron\w*|deepspeed|nemo|aime\d*|gsm8k|math\d*|mmlu\w*)$")
-# a name followed by one of these nouns names a model, data or infrastructure ("the UniVLA model")
-_INFRA_NOUN_AFTER = _rx(r"^\s*\(?\s*(?:models?|simulators?|benchmarks?|datasets?|environments?|envs?|servers?|"
-                        r"backends?|engines?|sandbox(?:es)?|tools?|checkpoints?|formats?)\b")
 # the shape of a training method's acronym: ...PO (GRPO, SimPO, GSPO-token), ...O (KTO, RLOO), ...++
 _METHOD_SHAPE = re.compile(r"(?:PO|O)(?:-\w+)?$|\+\+$|^REINFORCE|^ReMax")
 
@@ -262,7 +259,7 @@ def _named_methods(text: str) -> list[str]:
     words = text.replace("_", " ")
     for m in _ACRONYM.finditer(words):
         name = m.group(0).strip("+")
-        if _NOT_A_METHOD.match(name) or _INFRA_NAME.match(name) or _INFRA_NOUN_AFTER.match(words[m.end():]):
+        if _NOT_A_METHOD.match(name) or _INFRA_NAME.match(name):
             continue
         out.append(m.group(0))
     return out
