@@ -22,7 +22,8 @@ rules' role among its inputs, each framework predicted by a model fitted on the 
 regularisation chosen by a leave-one-framework-out inside those eight).
 `--check-set LABELS --check-cache DIR`: only the P/R on a check set of threads outside the registry
 (ingestion/github/model/outside_check_labels.csv: our own labels, ids only; batch "seen" was read
-while the version-3 cues were written, batches "fresh" and "fresh2" after they were frozen); `--rules-file` adds
+while the version-3 cues were written, batches "fresh" and "fresh2" after they were frozen, "fresh3"
+labelled before the version-3.1 gate was written and measured once after it); `--rules-file` adds
 another version of the rules (e.g. `git show 2b0198b:ingestion/github/thread_roles.py`, version 2).
 
 Run: python scripts/thread_metrics.py --cache <cache> --mirrors <mirrors> [--lofo] [--errors]
@@ -37,7 +38,15 @@ outside the registry: 28 fresh threads, proposal 0.79/1.00 (fp: feature threads 
 method), failure 1.00/1.00 (8; version 2: 0.62); 26 fresh2 threads (found by failure-symptom
 searches), failure 0.94/1.00 (15; 14 before the "wrong after training" cue, written after reading
 them; fp: a "loss always zero" question), proposal 1 of 1 with 2 fp; 94 seen threads, proposal
-0.97/0.97, failure 1.00/1.00 (version 2: 0.88/0.95 and 1.00/0.76). First maintainer reply within a
+0.97/0.97, failure 1.00/1.00 (version 2: 0.88/0.95 and 1.00/0.76). Version 3.1 (a proposal must
+name a training method, `thread_cues.training_method_named`): leave-one-framework-out unchanged;
+fresh proposal 0.92/1.00 (was 0.79: the RFC and trajectory-format threads without a method are now
+other; an RFC naming GRPO and a loss in its body stays a proposal); fresh2 and seen unchanged; 44
+fresh3 threads (labelled first, measured once after the change): proposal 0.36/0.92 (fp 21) ->
+0.60/0.92 (fp 8: four feature asks for VLA/VLM models or benchmarks whose names read as acronyms, four
+threads naming a method only as context: sampling arguments of GRPO rollouts, an estimator
+registration API, a per-role estimator hook, an introduction to PPO and GRPO), failure 0.33/0.50 (2
+labelled). First maintainer reply within a
 day: 35 of the 38 cached threads with a labelled reply (the 3 misses: the maintainer's reply was not
 among the excerpts read; 7 more not cached). Proposal study outcome: 83 of 90 (the rule before
 squash merges and adoption dates: 78 of 90; first named method only: 82).

@@ -234,6 +234,50 @@ def method_names(text: str) -> list[str]:
     return found
 
 
+# --- a named training method: what a proposal in the study asks for or brings ---------------------
+# A proposal asks for, or adds, a named RL training method (an algorithm, loss, objective, advantage or
+# reward estimator from a paper). A feature ask about infrastructure (rollout, logging, trajectory
+# formats, models, environments, backends) names none: it is not a proposal in the study's sense.
+METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) lambdas?|gae|bias[- ]variance|objectives?|surrogate|advantages?|estimators?|"
+                   r"policy[- ]optimi[sz]ation|policy[- ]gradients?|preference optimi[sz]ation|"
+                   r"reward shaping|importan(?:ce|t) (?:sampling|ratios?|weights?)|trust region|clip[- ]higher|"
+                   r"(?:ratio |double[- ]sided )?clipping|(?:double[- ]sided|ratio|token[- ]level|sequence[- ]level) masking|"
+                   r"(?:off[- ]policy|rollout) (?:correction|mitigation)|(?:scal|normali[sz])\w* (?:the )?(?:rewards?|advantages?)|"
+                   r"(?:reward|advantage) (?:scaling|normali[sz]ation)|(?:kl|unbiased|biased) estimat\w*|"
+                   r"entropy (?:bonus|regulari[sz]ation|loss)|"
+                   r"(?:on|off)[- ]policy distillation|distillation (?:loss|objective|method)|"
+                   r"kl (?:penalty|regulari[sz]ation|loss|coefficient))\b|算法|损失|优势函数|优势估计|蒸馏|目标函数")
+# a task domain or infrastructure name is not a method, wherever it stands
+_INFRA_NAME = _rx(r"^(?:swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|wandb|mlx|jax|xla|onnx|rocm|"
+                  r"megatron\w*|deepspeed|nemo|aime\d*|gsm8k|math\d*|mmlu\w*)$")
+# the shape of a training method's acronym: ...PO (GRPO, SimPO, GSPO-token), ...O (KTO, RLOO), ...++
+_METHOD_SHAPE = re.compile(r"(?:PO|O)(?:-\w+)?$|\+\+$|^REINFORCE|^ReMax")
+
+
+def _named_methods(text: str) -> list[str]:
+    out = []
+    words = text.replace("_", " ")
+    for m in _ACRONYM.finditer(words):
+        name = m.group(0).strip("+")
+        if _NOT_A_METHOD.match(name) or _INFRA_NAME.match(name):
+            continue
+        out.append(m.group(0))
+    return out
+
+
+def training_method_named(t: ThreadText) -> bool:
+    """Whether the opening post names an RL training method: an arXiv reference, words of a training
+    method (loss, objective, advantage, estimator, policy optimisation, distillation...), a method-like
+    name in the title, or a method-shaped acronym (GRPO, RLOO, REINFORCE++) in the body."""
+    p = parts(t)
+    text = f"{p.title}\n{p.prose}"
+    if ARXIV_REF.search(text) or METHOD_WORDS.search(text):
+        return True
+    if _named_methods(p.core):
+        return True
+    return any(_METHOD_SHAPE.search(n) for n in _named_methods(p.prose))
+
+
 def labels_match(labels: Iterable[str], pattern: str) -> str | None:
     for label in labels:
         if re.search(pattern, label, re.IGNORECASE):
@@ -336,4 +380,5 @@ def cue_features(t: ThreadText) -> dict[str, float]:
     f["label_question"] = float(labels_match(p.labels, QUESTION_LABEL) is not None)
     f["pull_request"] = float(t.kind == "pull_request")
     f["empty_body"] = float(not p.prose.strip())
+    f["training_method_named"] = float(training_method_named(t))
     return f

@@ -37,8 +37,16 @@ class LearnedRoles:
         e = np.exp(z - z.max())
         return dict(zip(self.classes, (e / e.sum()).tolist()))
 
-    def predict(self, features: dict[str, float]) -> str:
+    def allowed(self, features: dict[str, float]) -> dict[str, float]:
+        """The class probabilities a thread may take: no proposal for a thread that names no training
+        method (`thread_cues.training_method_named`; absent from older feature sets: allowed)."""
         probs = self.probabilities(features)
+        if features.get("training_method_named", 1.0) == 0.0:
+            probs.pop("proposal", None)
+        return probs
+
+    def predict(self, features: dict[str, float]) -> str:
+        probs = self.allowed(features)
         return max(probs, key=probs.get)
 
     def why(self, features: dict[str, float], cls: str) -> str:
@@ -51,7 +59,7 @@ class LearnedRoles:
 
     def decide(self, features: dict[str, float], rule: str, rule_reason: str) -> tuple[str, str]:
         """(role, signal): proposal and failure from the model; for the rest, the rules' finer role."""
-        probs = self.probabilities(features)
+        probs = self.allowed(features)
         cls = max(probs, key=probs.get)
         said = f"learned {cls} p={probs[cls]:.2f} ({self.why(features, cls)}); rules: {rule_reason}"
         if cls == "proposal":

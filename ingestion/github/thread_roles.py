@@ -12,9 +12,11 @@ the signal that decided it, so the warehouse can show *why*:
 - other: maintenance pull requests, trackers, releases, bot threads, anything without a cue.
 
 Two deciders over the same cue families (`thread_cues`):
-- `rule_role`: ordered rules (version 3): title cues first (tags, asks, failures), then labels and
+- `rule_role`: ordered rules (version 3.1): title cues first (tags, asks, failures), then labels and
   templates, then the body's explicit asks, failures, softer "does it support X?" asks, defects and
-  questions;
+  questions. A proposal must name a training method (`thread_cues.training_method_named`: an arXiv
+  reference, words of a loss, objective, advantage or estimator, a method-like name); an ask that
+  names none (rollout, logging, models, environments) gets the role its other cues give;
 - the learned combination (`thread_model`, a logistic regression over the cue families and the
   rules' role, coefficients in `model/thread_roles.json`), chosen by leave-one-framework-out
   cross-validation (scripts/thread_metrics.py --lofo). `thread_role` answers with it when its
@@ -57,11 +59,12 @@ from ingestion.github.thread_cues import (
     labels_match,
     method_names,
     parts,
+    training_method_named,
 )
 from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.0"
+RULES_VERSION = "3.1"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -93,27 +96,28 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
     return "proposal", "pull request without a fix/docs/refactor cue: a proposed change"
 
 
-def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str, ...]) -> tuple[str, str]:
+def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str, ...],
+                asks: bool = True) -> tuple[str, str]:
     if m := TRACKER.search(title):
         return "other", f"tracker, roadmap or release thread: {_cue(m)!r}"
-    if m := FEATURE_TAG.search(title):
+    if asks and (m := FEATURE_TAG.search(title)):
         return "proposal", f"issue tagged {_cue(m)!r}"
     if m := MAINTENANCE_TAG.search(title):
         return "other", f"documentation or maintenance thread: {_cue(m)!r}"
     title_failure = failure_match(title)
-    if (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
+    if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
         return "failure_report", f"title reports a failure: {_cue(title_failure)!r}"
-    if label := labels_match(labels, FEATURE_LABEL):
+    if asks and (label := labels_match(labels, FEATURE_LABEL)):
         return "proposal", f"label {label!r}"
-    if heading := headings(prose, PROPOSAL_TEMPLATE):
+    if asks and (heading := headings(prose, PROPOSAL_TEMPLATE)):
         return "proposal", f"feature-request template: {_cue(heading)!r}"
-    if m := ASK_SUPPORT.search(f"{core}\n{prose}"):
+    if asks and (m := ASK_SUPPORT.search(f"{core}\n{prose}")):
         return "proposal", f"asks for support: {_cue(m)!r}"
     if failure := failure_match(prose) or failure_match(code):
         return "failure_report", f"body reports a failure: {_cue(failure)!r}"
-    if m := ASKS_IF_SUPPORTED.search(f"{core}\n{prose}"):
+    if asks and (m := ASKS_IF_SUPPORTED.search(f"{core}\n{prose}")):
         return "proposal", f"asks whether it is supported: {_cue(m)!r}"
     if m := OUT_OF_MEMORY.search(f"{title}\n{prose}"):
         return "bug_report", f"runs out of memory (a setup defect, not a training failure): {_cue(m)!r}"
@@ -121,7 +125,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"bug-report template: {_cue(heading)!r}"
     if label := labels_match((*labels, *TITLE_TAG.findall(title)), BUG_LABEL):
         return "bug_report", f"label or tag {label!r}"
-    if bare_method_title(core) and not (ERROR.search(prose) or ERROR.search(code)):
+    if asks and bare_method_title(core) and not (ERROR.search(prose) or ERROR.search(code)):
         return "proposal", f"title is a method name: {core[:60]!r}"
     if m := BUG.search(title) or BUG.search(prose):
         return "bug_report", f"reports a defect: {_cue(m)!r}"
@@ -134,19 +138,34 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
-    if names := method_names(core) or ARXIV_REF.findall(prose):
+    if asks and (names := method_names(core) or ARXIV_REF.findall(prose)):
         return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
 
 
+def _without_asks(t: ThreadText, p) -> tuple[str, str]:
+    """The role a thread gets once its asks are set aside (it names no training method)."""
+    if t.kind == "pull_request":
+        return "other", "pull request"
+    role, reason = _issue_role(p.title, p.core, p.prose, p.code, p.labels, asks=False)
+    return role, reason
+
+
 def rule_role(t: ThreadText) -> tuple[str, str]:
-    """(role, deciding signal) of the ordered rules for one thread's opening post."""
+    """(role, deciding signal) of the ordered rules for one thread's opening post. A proposal must name
+    a training method (`training_method_named`); an ask that names none (infrastructure, models,
+    environments, logging) gets the role its other cues give."""
     if t.by_bot:
         return "other", "opened by a bot"
     p = parts(t)
     if t.kind == "pull_request":
-        return _pull_request_role(p.title, p.core, p.prose)
-    return _issue_role(p.title, p.core, p.prose, p.code, p.labels)
+        role, reason = _pull_request_role(p.title, p.core, p.prose)
+    else:
+        role, reason = _issue_role(p.title, p.core, p.prose, p.code, p.labels)
+    if role == "proposal" and not training_method_named(t):
+        role, rest = _without_asks(t, p)
+        return role, f"asks for a feature naming no training method ({reason}); {rest}"
+    return role, reason
 
 
 def cue_features(t: ThreadText) -> dict[str, float]:
