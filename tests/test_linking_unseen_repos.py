@@ -10,7 +10,8 @@ tracked framework vendored in long after the framework's own code began; a model
 folder and a model line's generation glued to its name (`internq3`); an environment's name in an envs
 folder; an id cited as what recent work adopts; a name (an acronym two papers share) that sits beside
 another paper's id in two frameworks and never beside its own paper's; a commit subject adding a task
-set; a CI job's name (a hidden tooling folder).
+set; a CI job's name (a hidden tooling folder); a name starting with an ordinary word inside a longer
+file name (`multi_turn_kpo` is not Turn-KPO), while such a name as its recipe's folder counts.
 True cases: an id in a package named after another framework that the repository started with (a fork),
 an ordinary word as the folder of its recipe, a distinctive name as an option value.
 """
@@ -40,6 +41,8 @@ PAPERS = [
     _paper("2505.00016", "Rethinking Trust Regions Without A Name In The Title", "2025-05-01"),
     _paper("2505.00017", "KiteQA: Questions A Task Set Asks", "2025-05-01"),
     _paper("2505.00018", "SWIFTPO: Named By A CI Job", "2025-05-01"),
+    _paper("2505.00019", "Turn-KPO: Turn-Level Advantages", "2025-05-01"),
+    _paper("2505.00020", "Round-KPO: A Folder Of Its Own", "2025-05-01"),
 ]
 
 HISTORY = [
@@ -75,6 +78,8 @@ HISTORY = [
 HISTORY += [
     ("2025-07-10", "add KiteQA search taskset (#9)", {"verl/search/README.md": "# Search\n\nQuestions to search.\n"}),
     ("2025-07-11", "ci: e2e job", {".github/workflows/e2e_gsm8k_swiftpo.yml": "name: e2e\non: push\n"}),
+    ("2025-07-12", "examples: multi-turn", {"examples/geo_multi_turn/run_geo_multi_turn_kpo.py": "def main():\n    pass\n"}),
+    ("2025-07-13", "recipe: round kpo", {"recipe/round_kpo/main.py": "def main():\n    pass\n"}),
 ]
 # another registered framework names it beside the same paper's id
 OTHERS = {"trl": [("2025-07-09", "feat: trapo", {"trl/trainer/trapo_config.py": (
@@ -97,6 +102,7 @@ def test_only_the_method_places_are_adoptions(linked):
         "2505.00011": shas["2025-07-04"],  # ordinary words, as the folder of its recipe
         "2505.00012": shas["2025-07-05"],  # a distinctive name as an option value
         "2505.00016": shas["2025-07-08"],  # its id in the code that implements it
+        "2505.00020": shas["2025-07-13"],  # a name starting with an ordinary word, as its recipe folder
     }
 
 
@@ -128,3 +134,5 @@ def test_each_trap_is_graded_for_what_it_is(linked):
     # a commit subject adding a task set; a CI job's name (a hidden tooling folder)
     assert graded["2505.00017"] == {"citation"}
     assert graded["2505.00018"] == {"citation"}
+    # a name starting with an ordinary word, inside a longer file name (multi_turn_kpo)
+    assert graded["2505.00019"] == {"rejected"} and any("fragment" in r for r in reasons["2505.00019"])

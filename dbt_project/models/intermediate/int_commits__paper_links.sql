@@ -114,6 +114,7 @@ aliases as (
         alias_reason,
         is_framework_name,
         is_model_name,
+        bool_or(leads_with_ordinary_word) as leads_with_ordinary_word,
         bool_or(alias_source = 'catalogue') as is_catalogued
     from (
         -- an acronym of three letters or fewer (ESS, OPD) is shared by too many things (a statistic,
@@ -124,6 +125,7 @@ aliases as (
             alias_source,
             is_framework_name,
             is_model_name,
+            leads_with_ordinary_word,
             case when is_short_acronym and alias_status <> 'rejected' then 'rejected' else alias_status end
                 as alias_status,
             case
@@ -197,16 +199,43 @@ named_by_another as (
 
 by_alias as (
     select
-        m.*,
+        m.framework_id,
+        m.sha,
+        m.path,
+        m.mention_kind,
+        m.mention_value,
+        m.mention_location,
+        m.mention_context,
+        m.committed_at,
+        m.authored_at,
+        m.message,
         a.arxiv_id,
         'alias' as match_kind,
         a.is_catalogued or c.sha is not null as is_known_name,
-        case when c.sha is not null then 'usable' else a.alias_status end as alias_status,
+        case
+            when c.sha is not null then 'usable'
+            when m.fragment_of_longer_name and a.leads_with_ordinary_word and not a.is_catalogued then 'rejected'
+            else a.alias_status
+        end as alias_status,
         case
             when c.sha is not null then 'with its arXiv id in the framework within a month'
+            when m.fragment_of_longer_name and a.leads_with_ordinary_word and not a.is_catalogued
+                then 'a fragment of a longer file or folder name (the name starts with an ordinary word)'
             else a.alias_reason
         end as alias_reason
-    from mentions as m
+    from (
+        -- a name in a file or folder name that no part of the path starts with: inside a longer name
+        select
+            *,
+            mention_context = 'path'
+            and strpos(
+                '/' || regexp_replace(lower(path), '[^a-z0-9/]+', '_', 'g') || '/', '/' || mention_value || '_'
+            ) = 0
+            and strpos(
+                '/' || regexp_replace(lower(path), '[^a-z0-9/]+', '_', 'g') || '/', '/' || mention_value || '/'
+            ) = 0 as fragment_of_longer_name
+        from mentions
+    ) as m
     inner join (
         select
             a.arxiv_id,
@@ -214,6 +243,7 @@ by_alias as (
             a.is_framework_name,
             a.is_model_name,
             a.is_catalogued,
+            a.leads_with_ordinary_word,
             case when nb.arxiv_id is null then a.alias_status else 'rejected' end as alias_status,
             case
                 when nb.arxiv_id is null then a.alias_reason

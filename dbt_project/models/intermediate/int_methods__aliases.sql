@@ -13,6 +13,8 @@
 --                      trains or serves, not the paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
+--   leads_with_ordinary_word  several words, the first an ordinary one (turn_ppo): in a file or folder
+--                      name it counts only where that name starts with it (multi_turn_ppo is another name)
 --   is_setting_name    one word plus RL (swe_rl, logic_rl): what is trained, not a method's name
 --                      (a curated catalogue name is kept)
 -- alias_status: usable | needs_method_context | rejected; alias_reason says why.
@@ -135,6 +137,21 @@ commits_before as (
     group by t.arxiv_id, t.alias_token
 ),
 
+leading_words as (
+    -- how common in English the first word of each name of several words is (read from the mined
+    -- tokens, which carry their Zipf frequency): turn_ppo starts with an ordinary word, dr_grpo not
+    select
+        n.alias_token,
+        max(m.word_zipf) as leading_word_zipf
+    from (
+        select distinct alias_token from named
+        where strpos(alias_token, '_') > 0
+    ) as n
+    inner join {{ ref('stg_git__commit_mentions') }} as m
+        on m.mention_kind = 'token' and m.mention_value = split_part(n.alias_token, '_', 1)
+    group by n.alias_token
+),
+
 assessed as (
     select
         n.arxiv_id,
@@ -169,13 +186,19 @@ assessed as (
             coalesce(h.word_zipf, 0) >= {{ var('ordinary_word_zipf') }}
             or coalesce(h.commits_before_paper, 0)
             >= {{ var('ordinary_token_commit_share') }} * greatest(cb.commits, 1)
-        ) as is_ordinary_word
+        ) as is_ordinary_word,
+        -- it starts with an ordinary word (turn_ppo, spatial_grpo): inside a longer name it may be a
+        -- fragment (multi_turn_ppo) and counts in a file or folder name only where that name starts with it
+        bool_or(
+            n.alias_source <> 'catalogue' and coalesce(lw.leading_word_zipf, 0) >= {{ var('ordinary_word_zipf') }}
+        ) as leads_with_ordinary_word
     from named as n
     inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
     -- a name that is a framework's name, or starts with it (skyrl_agent: a work built on SkyRL)
     left join framework_names as fn on n.alias_token = fn.token or starts_with(n.alias_token, fn.token || '_')
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
+    left join leading_words as lw on n.alias_token = lw.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
 )
 
@@ -192,6 +215,7 @@ select
     coalesce(predates_paper, false) as predates_paper,
     coalesce(is_ordinary_word, false) as is_ordinary_word,
     coalesce(is_short_acronym, false) as is_short_acronym,
+    coalesce(leads_with_ordinary_word, false) as leads_with_ordinary_word,
     first_seen_at,
     case
         when
