@@ -37,8 +37,9 @@ FRESH_READ_WHILE_TUNING = {"2509.21792", "2510.04206", "2605.15565", "2606.09138
 
 
 # the samples of blind labels: the first (2026-11) drawn while rule screener 2.2 was written, split in a tune
-# and a test half; the second (2026-12) a random sample of the candidate pool that no rule or model choice read
-FIRST_SAMPLE, POOL_SAMPLE = "fresh-2026-11", "pool-2026-12"
+# and a test half; the second (2026-12) a random sample of the candidate pool that no rule or model choice read;
+# the third (2026-12) a random sample of the pool papers the rules call RL-related (where the kinds are hard to tell)
+FIRST_SAMPLE, POOL_SAMPLE, RL_SAMPLE = "fresh-2026-11", "pool-2026-12", "rl-2026-12"
 
 
 def fresh_tune_half(arxiv_id: str, sample: str = FIRST_SAMPLE) -> bool:

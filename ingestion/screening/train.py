@@ -271,6 +271,7 @@ def card_text(card: dict) -> str:
                        ("cross_validated_on_fresh_test_half", "The same out-of-fold answers on the fresh papers the rules "
                                                               "were never written on"),
                        ("cross_validated_on_pool_sample", "Of which the random candidate-pool sample (what a refresh screens)"),
+                       ("cross_validated_on_rl_sample", "Of which the random sample of pool papers the rules call RL-related"),
                        ("cross_validated_on_truth", "The same out-of-fold answers on the papers of ../shared/truth")):
         if not (s := card.get(key)):
             continue
@@ -333,10 +334,12 @@ def main(argv: list[str] | None = None) -> int:
     if untuned_summary:
         print("\n".join(table(untuned_summary, f"the same out-of-fold answers on the {len(untuned)} fresh papers the "
                                                 "rules were never written on (the first sample's test half and the pool sample):")))
-    subsets = {}  # the same out-of-fold answers on the truth's papers and on the random pool sample
+    subsets = {}  # the same out-of-fold answers on the truth's papers and on each random sample
     for key, keep, title in (("truth", lambda p: p.origin == "truth", "papers of ../shared/truth (the rules were written on them)"),
                              ("pool_sample", lambda p: p.sample == labelled.POOL_SAMPLE,
-                              "papers of the random candidate-pool sample (what a refresh screens; never read before labelling)")):
+                              "papers of the random candidate-pool sample (what a refresh screens; never read before labelling)"),
+                             ("rl_sample", lambda p: p.sample == labelled.RL_SAMPLE,
+                              "papers of the random sample of RL-related pool papers (never read before labelling)")):
         idx = np.array([i for i, p in enumerate(data.papers) if keep(p)])
         if len(idx) >= MIN_UNTUNED:
             subsets[key] = summarise(data, oof, idx)
@@ -346,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
           "(on the papers the rules were never written on)" if untuned_summary else "")
     curve = []
     if not args.no_curve:
-        sizes = sorted({n for n in (100, 200, 300, 400, 500, 600) if n < len(rows)} | {len(rows)})
+        sizes = sorted({n for n in (100, 200, 400, 800, 1200, 1600, 2000) if n < len(rows)} | {len(rows)})
         curve = learning_curve(data, sizes, chosen)
         print("\n".join(curve))
     if args.cv:
