@@ -91,11 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     for r in csv.DictReader(labelled.FRESH_LABELS_CSV.open()):
         f = args.out / "fresh" / f"{r['arxiv_id']}.json"
         if not f.exists() and r["arxiv_id"] in listed:
-            size = labelled._size(r["policy_size_b"])
+            size = labelled.label_size(r["policy_size_b"])
             rec = {**cached_record(listed[r["arxiv_id"]], r["title"]), "sample": r.get("sample") or labelled.FIRST_SAMPLE,
-                   "labels": {"is_rl_related": labelled._bool(r["is_rl_related"]), "kind": r["kind"], "policy_size_b": size,
-                              "changes_loss": labelled._bool(r["changes_loss"]),
-                              "releases_code": labelled._bool(r["releases_code"]),
+                   "labels": {"is_rl_related": labelled.label_bool(r["is_rl_related"]), "kind": r["kind"], "policy_size_b": size,
+                              "changes_loss": labelled.label_bool(r["changes_loss"]),
+                              "releases_code": labelled.label_bool(r["releases_code"]),
                               "defined_methods": [m for m in (r["defined_methods"] or "").split(";") if m]}}
             f.write_text(json.dumps(rec))
             written += 1

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ingestion import config  # noqa: E402
 from ingestion.arxiv.pool import in_pool  # noqa: E402
 from ingestion.screening import learned  # noqa: E402
-from ingestion.screening.labelled import fresh_tune_half  # noqa: E402
+from ingestion.screening.labelled import fresh_tune_half, label_bool  # noqa: E402
 from ingestion.screening.rules import KINDS, screen  # noqa: E402
 from ingestion.screening.screener import screen as learned_screen  # noqa: E402
 
@@ -104,10 +104,6 @@ DEFAULT_LABELS = REPO.parent / "shared" / "truth" / "paper_labels_dev.csv"
 DEFAULT_CACHE = REPO / "data" / "real_world" / "papers"
 DEFAULT_PAGES = REPO / "data" / "real_world" / "arxiv_pages"  # what arXiv's own pages show
 DEFAULT_FRESH = REPO / "data" / "real_world" / "fresh"  # papers outside the truth's lists, labelled blind
-
-
-def _bool(text: str) -> bool:
-    return text.strip().lower() == "true"
 
 
 def served_rows(cached: list[dict], pool: bool = False) -> dict[str, dict]:
@@ -234,8 +230,8 @@ def real_gold(labels: Path, cache: Path, page_links: bool = False, pages: Path |
         if page_links:
             row = {**row, "code_urls": json.dumps(sorted(set(json.loads(row["code_urls"])) | set(c.get("code_urls") or [])))}
         row["pool_query_matched"] = r["arxiv_id"] in in_query
-        golds.append(Gold(r["arxiv_id"], row, r["kind"], size, _bool(r["changes_loss"]),
-                          _bool(r["releases_code"]), methods, frozenset()))
+        golds.append(Gold(r["arxiv_id"], row, r["kind"], size, label_bool(r["changes_loss"]),
+                          label_bool(r["releases_code"]), methods, frozenset()))
     n_labels = sum(1 for _ in csv.DictReader(labels.open()))
     return golds, n_labels - len(golds)
 

@@ -58,14 +58,14 @@ class Labelled:
     releases_code: bool
     policy_size_b: float | None
     origin: str  # "truth" | "fresh"
-    sample: str = ""  # of a fresh label: FIRST_SAMPLE | POOL_SAMPLE
+    sample: str = ""  # of a fresh label: FIRST_SAMPLE | POOL_SAMPLE | RL_SAMPLE
 
 
-def _bool(value: object) -> bool:
+def label_bool(value: object) -> bool:
     return value is True or str(value).strip().lower() == "true"
 
 
-def _size(value: object) -> float | None:
+def label_size(value: object) -> float | None:
     return float(value) if value not in (None, "") else None
 
 
@@ -87,8 +87,8 @@ def truth_papers(labels: Path = TRUTH_LABELS, cache: Path = PAPER_CACHE) -> list
         f = cache / f"{r['arxiv_id']}.json"
         cached = json.loads(f.read_text()) if f.exists() else None
         if _usable(cached):
-            out.append(Labelled(r["arxiv_id"], paper_row(cached), _bool(r["is_rl_related"]), r["kind"],
-                                _bool(r["changes_loss"]), _bool(r["releases_code"]), _size(r["policy_size_b"]), "truth"))
+            out.append(Labelled(r["arxiv_id"], paper_row(cached), label_bool(r["is_rl_related"]), r["kind"],
+                                label_bool(r["changes_loss"]), label_bool(r["releases_code"]), label_size(r["policy_size_b"]), "truth"))
     return out
 
 
@@ -104,9 +104,9 @@ def fresh_papers(folder: Path = FRESH_FOLDER, exclude: set[str] = frozenset()) -
         lab = cached.get("labels")
         if not lab or not _usable(cached) or cached["arxiv_id"] in exclude or lab.get("kind") is None:
             continue
-        out.append(Labelled(cached["arxiv_id"], paper_row(cached), _bool(lab.get("is_rl_related")), lab["kind"],
-                            _bool(lab.get("changes_loss")), _bool(lab.get("releases_code")),
-                            _size(lab.get("policy_size_b")), "fresh", sample_of(cached)))
+        out.append(Labelled(cached["arxiv_id"], paper_row(cached), label_bool(lab.get("is_rl_related")), lab["kind"],
+                            label_bool(lab.get("changes_loss")), label_bool(lab.get("releases_code")),
+                            label_size(lab.get("policy_size_b")), "fresh", sample_of(cached)))
     return out
 
 
@@ -125,7 +125,7 @@ def write_fresh_labels(folder: Path = FRESH_FOLDER, out: Path = FRESH_LABELS_CSV
         cached = json.loads(f.read_text())
         if lab := cached.get("labels"):
             methods = lab.get("defined_methods") or []
-            size = _size(lab.get("policy_size_b"))
+            size = label_size(lab.get("policy_size_b"))
             known = rows.get(cached["arxiv_id"], {})  # a committed title stays (a new version may retitle)
             rows[cached["arxiv_id"]] = {"arxiv_id": cached["arxiv_id"],
                                         "title": known.get("title") or normalise_ws(cached.get("title")) or "",
