@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ingestion.github import thread_methods
+
 
 @dataclass(frozen=True)
 class ThreadText:
@@ -77,7 +79,11 @@ MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
 # documentation content a pull request may add about a method without adding the method
 DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
-                   r"paper[ _]index|awesome)\b|教程|文档")
+                   r"paper[ _]index|awesome|introduction|intro|overview|explained|explainer|walkthrough)\b|"
+                   r"教程|文档|介绍|讲解|解读|科普")
+# "Refactor X and add Y": the second clause of a maintenance title may bring a method
+AND_ADDS = _rx(r"(?:\band\b|&|,|;|\+)\s*(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement(?:s|ed|ing)?|"
+               r"introduc(?:e|es|ed|ing))\s+(.+)$")
 PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
               r"introduces?|supports?|integrates?|enables?|brings?)\b|\bwe (?:add|implement|introduce)\b|"
               r"\bimplements?\b|\badd(?:s|ed)? (?:support|an? (?:new )?option)\b|\bnewly supported\b|"
@@ -213,25 +219,10 @@ QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|doe
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 
 # --- method-like names ----------------------------------------------------------------------------
-# an arXiv id or link, an acronym-like token (GRPO, REINFORCE++, SimPO, GSPO-token), or a lower-case
-# "...po" name; infrastructure acronyms and the framework's own vocabulary are not methods
-_ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"  # the acronym of a class name (GRPOTrainer)
-                      r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
-                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
-_NOT_A_METHOD = _rx(r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|rl|rlhf|rlvr|sft|fsdp\d?|vllm|sglang|hf|prs?|"
-                    r"readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
-                    r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|"
-                    r"rfc|eta|wip|bug|docs?|ui|io|os|mac|linux|amd|nvidia|npu|tpu|a100|h100|h800|h20|repo|typo)$")
-
-
-def method_names(text: str) -> list[str]:
-    """Method-like names in a text, in order: arXiv ids and links, acronym-like tokens ('GRPO',
-    'REINFORCE++', 'GSPO-token', 'SimPO', the GRPO of 'GRPOTrainer'), lower-case '...po' names (also
-    inside identifiers: zzpo_trainer); infrastructure acronyms excluded."""
-    found = [m.group(0) for m in ARXIV_REF.finditer(text)]
-    words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
-    found += [m.group(0) for m in _ACRONYM.finditer(words) if not _NOT_A_METHOD.match(m.group(0).strip("+"))]
-    return found
+# arXiv ids, acronym-like and code names, qualified names and technique phrases, with the commit
+# side's alias hygiene (no model, benchmark, framework or infrastructure name; an ordinary word only
+# in a method context): ingestion/github/thread_methods.py
+method_names = thread_methods.method_names
 
 
 # --- a named training method: what a proposal in the study asks for or brings ---------------------
@@ -247,35 +238,81 @@ METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) l
                    r"entropy (?:bonus|regulari[sz]ation|loss)|"
                    r"(?:on|off)[- ]policy distillation|distillation (?:loss|objective|method)|"
                    r"kl (?:penalty|regulari[sz]ation|loss|coefficient))\b|算法|损失|优势函数|优势估计|蒸馏|目标函数")
-# a task domain or infrastructure name is not a method, wherever it stands
-_INFRA_NAME = _rx(r"^(?:swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|wandb|mlx|jax|xla|onnx|rocm|"
-                  r"megatron\w*|deepspeed|nemo|aime\d*|gsm8k|math\d*|mmlu\w*)$")
-# the shape of a training method's acronym: ...PO (GRPO, SimPO, GSPO-token), ...O (KTO, RLOO), ...++
-_METHOD_SHAPE = re.compile(r"(?:PO|O)(?:-\w+)?$|\+\+$|^REINFORCE|^ReMax")
+# an extension point (a registry, hook, interface or custom slot for losses or estimators) is
+# infrastructure: the method words beside it name no method
+EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|plug-?ins?|register\w*|registry|registration|"
+                      r"hooks?|interfaces?|apis?|decorators?|abstract(?:ion)?s?|base class(?:es)?|extensib\w*|"
+                      r"extension points?)\b|自定义|接口|注册")
+# a conventional-commit type and scope ("feat(algorithm):") names a module, not a method
+_COMMIT_TYPE = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
+# what an ask is for, before the preposition that opens its context ("Support min_p sampling | in GRPO")
+_ASK_FILLER = _rx(r"^\s*(?:(?:the|a|an|new|native|official|more|full|optional|first[- ]class|built[- ]in|"
+                  r"(?:an? )?(?:new )?options? (?:for|to)|(?:the )?(?:ability|possibility|way) to|use|using|"
+                  r"support (?:for|of)?|for)\s+)*")
+_ASK_CONTEXT = _rx(r"\s(?:in|into|for|within|inside|during|to|via|under)\s|中|里|时")
+# an ask whose object is only a generic head ("support to", "implementation of", "option not to"):
+# what follows the preposition is what is asked for
+_GENERIC_HEAD = _rx(r"^(?:(?:an?|the|new|not|support|implementation|integration|options?|version|variant|mode|"
+                    r"flags?|arguments?|parameters?|config(?:uration)?|ability|possibility|way|choice)\s*)*$")
 
 
-def _named_methods(text: str) -> list[str]:
+def method_words(text: str) -> list[str]:
+    """The training-method words of a text that stand away from an extension point."""
     out = []
-    words = text.replace("_", " ")
-    for m in _ACRONYM.finditer(words):
-        name = m.group(0).strip("+")
-        if _NOT_A_METHOD.match(name) or _INFRA_NAME.match(name):
-            continue
-        out.append(m.group(0))
+    for m in METHOD_WORDS.finditer(text):
+        around = text[max(0, m.start() - 40):m.end() + 20]
+        if not EXTENSION_POINT.search(around):
+            out.append(m.group(0))
     return out
+
+
+def _names_method(text: str) -> bool:
+    return bool(method_words(text) or [n for n in method_names(text) if not thread_methods.ARXIV_ID.fullmatch(n)])
+
+
+def ask_object_and_context(core: str) -> tuple[str, str] | None:
+    """(what a title's ask is for, led by its verb; the context after its preposition), or None
+    without an ask: 'Support min_p sampling in GRPO rollout' -> ('Support min_p sampling', 'in GRPO rollout')."""
+    subject = _COMMIT_TYPE.sub("", core)
+    m = FEATURE_VERB.search(subject)
+    if m is None:
+        return None
+    rest = _ASK_FILLER.sub("", subject[m.end():])
+    verb = f"{m.group(0)} "
+    split = _ASK_CONTEXT.search(f" {rest} ")
+    if split is None:
+        return verb + rest.strip(), ""
+    cut = max(0, split.start())
+    if _GENERIC_HEAD.match(rest[:cut].strip()):
+        return verb + rest.strip(), ""
+    return verb + rest[:cut].strip(), rest[cut:].strip()
+
+
+def method_only_as_context(core: str) -> bool:
+    """A title that asks for something that names no method, naming a method only as the place of
+    the ask ('Support min_p sampling in GRPO rollout', 'Add multi-turn support for PPO')."""
+    ask = ask_object_and_context(core)
+    if ask is None or not ask[0].split(maxsplit=1)[1:]:
+        return False
+    return not _names_method(ask[0]) and _names_method(ask[1])
 
 
 def training_method_named(t: ThreadText) -> bool:
     """Whether the opening post names an RL training method: an arXiv reference, words of a training
-    method (loss, objective, advantage, estimator, policy optimisation, distillation...), a method-like
-    name in the title, or a method-shaped acronym (GRPO, RLOO, REINFORCE++) in the body."""
+    method (loss, objective, advantage, estimator, policy optimisation, distillation...) away from an
+    extension point, a method name in the title (no model, benchmark or infrastructure name), or a
+    method-shaped name (GRPO, RLOO, REINFORCE++) in the body. A title that asks for something else
+    and names a method only as its context names none."""
     p = parts(t)
-    text = f"{p.title}\n{p.prose}"
-    if ARXIV_REF.search(text) or METHOD_WORDS.search(text):
+    if method_only_as_context(p.core):
+        return False
+    subject = _COMMIT_TYPE.sub("", p.core)
+    text = f"{subject}\n{p.prose}"
+    if ARXIV_REF.search(text) or method_words(text):
         return True
-    if _named_methods(p.core):
+    if [n for n in method_names(subject) if not thread_methods.ARXIV_ID.fullmatch(n)]:
         return True
-    return any(_METHOD_SHAPE.search(n) for n in _named_methods(p.prose))
+    return any(thread_methods.is_method_shaped(n) for n in method_names(p.prose))
 
 
 def labels_match(labels: Iterable[str], pattern: str) -> str | None:

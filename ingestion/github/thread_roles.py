@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ingestion.cues import signal
 from ingestion.github.thread_cues import (
+    AND_ADDS,
     ARXIV_REF,
     ASK_SUPPORT,
     ASKS_IF_SUPPORTED,
@@ -62,6 +63,7 @@ from ingestion.github.thread_cues import (
     training_method_named,
 )
 from ingestion.github.thread_cues import cue_features as _family_features
+from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
 RULES_VERSION = "3.1"
@@ -75,6 +77,8 @@ def _cue(m) -> str:
 
 
 def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
+    if (m := AND_ADDS.search(core)) and [n for n in method_names(m.group(1)) if is_method_shaped(n)]:
+        return "proposal", f"pull request title adds a method: {_cue(m)!r}"
     if m := MAINTENANCE_START.match(core):
         return "other", f"maintenance pull request: title starts with {_cue(m)!r}"
     if m := TRACKER.search(title):
@@ -138,7 +142,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
-    if asks and (names := method_names(core) or ARXIV_REF.findall(prose)):
+    if asks and not DOCS_CONTENT.search(core) and (
+            names := [n for n in method_names(core) if is_method_shaped(n)] or ARXIV_REF.findall(f"{core}\n{prose}")):
         return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
 
