@@ -194,6 +194,42 @@ RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|o
                  r"\bterminat\w* (?:unexpectedly|abnormally|without)|\bexit(?:s|ed)? (?:unexpectedly|abnormally)\b|"
                  r"nccl (?:error|timeout)|卡住|卡死|挂起|中断|意外退出")
 OUT_OF_MEMORY = _rx(r"out of memory|\boom\b|显存不足|爆显存")
+# version 3.2: the same symptoms in more phrasings (a metric x a direction x English and Chinese),
+# written as an enumeration of how a training failure is told, not from any one repository
+_RISERS = r"(?:loss(?:es)?|kl(?:[_ ]loss)?|kl divergence|entropy|grad(?:ient)?[_ ]?norms?|perplexity|ppl)"
+DEGENERATE = _rx(DEGENERATE.pattern + r"|"
+                 r"\b(?:outputs?|generat\w*|responses?|completions?|answers?|replies|text)\b[^.\n]{0,30}?"
+                 r"\b(?:noise|garbage|nonsense|meaningless|random (?:tokens|words|characters|text))\b|"
+                 r"\b(?:random|meaningless|garbage|nonsensical|corrupted|broken) (?:outputs?|responses?|completions?|"
+                 r"answers?|text|generations?)\b|"
+                 r"\b(?:same|identical) (?:outputs?|responses?|answers?|completions?)\b[^.\n]{0,30}?\b(?:for|to|regardless|"
+                 r"no matter)\b|\bno matter what\b[^.\n]{0,40}?\bsame (?:output|response|answer)|"
+                 r"胡言乱语|乱回|乱答|乱说|胡说|答非所问|(?:输出|回答|回复)\S{0,6}?(?:乱码|异常|为空|空白|重复|一样|相同)")
+STALLS = _rx(STALLS.pattern + r"|"
+             + _METRIC + r"[^.\n]{0,30}?\bunable to\s+(?:\w+\s+)?(?:increas|improv|ris|grow|converg|decreas)\w*|"
+             + _METRIC + r"[^.\n]{0,20}?\b(?:stays?|staying|stayed|remains?|remaining|remained|stuck|hovers?|hovering)\s+"
+             r"(?:at|around|near|about)\s+-?\d|"
+             r"\b(?:model|weights?|parameters?|policy)\b[^.\n]{0,20}?\b(?:not|n't|never)\s+(?:\w+\s+)?(?:updat|chang|learn)\w*|"
+             r"(?:模型|参数|权重)\S{0,4}?(?:不更新|没有更新|没更新)|"
+             r"(?:loss|reward|奖励|准确率|acc\w*|score|分数)\S{0,8}?(?:不变|没变|没有变化|一直不动)")
+WORSENS = _rx(WORSENS.pattern + r"|"
+              r"\b" + _RISERS + r"\b[^.\n]{0,30}?\b(?:increas\w*|grows?|grew|growing|rises?|rose|rising|jumps?|climbs?)\s+"
+              r"(?:very |so |too )?(?:fast|rapidly|quickly|sharply|dramatically|significantly|a lot|steadily)\b|"
+              r"\b(?:rapid|sharp|sudden|dramatic|steady|continuous) (?:increase|rise|growth|drop|decline|fall|decrease)\b|"
+              r"\bsudden(?:ly)?\s+(?:\w+\s+){0,2}?(?:drops?|dropped|falls?|fell|declin\w*|collaps\w*|decreas\w*|becomes?|became)\b|"
+              r"(?:loss|kl|熵|entropy|损失|grad_?norm|梯度)[^\n。，,.]{0,8}?(?:不断|一直|持续|突然|越来越|快速|迅速|急剧)"
+              r"(?:上涨|上升|增大|变大|升高|增长|增加|爆炸|飙升|暴涨)|"
+              r"(?:奖励|reward|准确率|正确率|acc\w*|分数|得分|score|效果|性能|指标)[^\n。，,.]{0,12}?"
+              r"(?:下降|降低|变差|跳水|掉点|变低|下跌|变成负|变为负|为负)")
+UNSTABLE = _rx(UNSTABLE.pattern + r"|突刺|尖峰|毛刺|跳变|剧烈(?:波动|变化)")
+WRONG_RESULTS = _rx(WRONG_RESULTS.pattern + r"|"
+                    r"\b(?:kl|kl divergence|entropy)\b[^.\n]{0,40}?\bnegative\b|(?:kl|熵|entropy)\S{0,10}?(?:为负|变负|负数|负值)|"
+                    r"\b(?:abnormal|weird|strange|unusual|odd)\s+(?:model\s+)?(?:outputs?|responses?|generations?|completions?)\b|"
+                    r"\b(?:lower|worse|below) than (?:yours|your (?:\w+ ){0,2}(?:results?|logs?|curves?|numbers?|scores?))\b|"
+                    r"\bnot as (?:good|high) as (?:the |in the |what the )?(?:paper|reported|yours|official|published)\b|"
+                    r"\b(?:trend|curves?|results?|scores?|metrics?|numbers?)\b[^.\n]{0,30}?\b(?:so |very |quite |completely )?"
+                    r"different (?:from|than|to) (?:yours|your|the paper|the official|the reported|the published|"
+                    r"the logs?|the expected)\b")
 FAILURE_FAMILIES = {"nonfinite": NONFINITE, "collapse": COLLAPSE, "degenerate": DEGENERATE, "stalls": STALLS,
                     "worsens": WORSENS, "unstable": UNSTABLE, "wrong_results": WRONG_RESULTS,
                     "run_breaks": RUN_BREAKS}
@@ -339,6 +375,26 @@ def bare_method_title(core: str) -> bool:
     words = core.split()
     return 0 < len(words) <= 2 and len(core) <= 40 and bool(method_names(core)) and not (
         BUG.search(core) or ERROR.search(core) or QUESTION.search(core) or failure_match(core))
+
+
+# a symptom told of someone else's training: a question to the authors, a paper, its figures
+SECOND_HAND = _rx(r"\b(?:did|do|does|have|has|had|will|would) (?:you|the authors?|they|this (?:work|paper|method)) "
+                  r"(?:\w+ ){0,2}?(?:meet|met|encounter\w*|observ\w*|see|seen|experienc\w*|suffer\w*|face|faced|run into)\b|"
+                  r"\b(?:in|of) (?:the|your) (?:figure|fig\.?|table)\b|\bfig(?:ure|\.)\s*\d|图\s*\d|表\s*\d")
+# the opener tells of a run of their own
+FIRST_HAND = _rx(r"\b(?:i|we)(?:'ve|'m| have| had| am| are| was| were)?\s+(?:\w+\s+){0,2}?(?:train\w*|ran|run\w*|tried|"
+                 r"try\w*|got|get\w*|observ\w*|see|saw|seen|met|meet|encounter\w*|notic\w*|found|find|used?|using|"
+                 r"reproduc\w*|follow\w*|launch\w*|start\w*|fine-?tun\w*|experienc\w*|hit)\b|"
+                 r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:train\w*|runs?|experiments?|models?|rewards?|loss|results?|curves?|"
+                 r"setup|jobs?|logs?|scripts?|config\w*|commands?|settings?)\b|"
+                 r"\bwhen (?:i |we )?(?:run|running|train|training|use|using|launch\w*|fine-?tun\w*|try|trying)\b|"
+                 r"\bhere (?:is|are) my\b|\b(?:a |the )?(?:similar|same) (?:issue|problem|situation|phenomenon|behaviou?r)\b|"
+                 r"我们?(?:的|在)?\S{0,4}?(?:训练|跑|复现|实验|运行|使用|用|遇到|发现|尝试)")
+
+
+def second_hand_only(text: str) -> bool:
+    """A text that tells of a symptom only as someone else's (the paper's, the authors')."""
+    return bool(SECOND_HAND.search(text)) and not FIRST_HAND.search(text)
 
 
 def failure_match(text: str) -> re.Match[str] | None:

@@ -60,6 +60,7 @@ from ingestion.github.thread_cues import (
     labels_match,
     method_names,
     parts,
+    second_hand_only,
     training_method_named,
 )
 from ingestion.github.thread_cues import cue_features as _family_features
@@ -108,7 +109,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"issue tagged {_cue(m)!r}"
     if m := MAINTENANCE_TAG.search(title):
         return "other", f"documentation or maintenance thread: {_cue(m)!r}"
-    title_failure = failure_match(title)
+    told_by_others = second_hand_only(f"{title}\n{prose}")
+    title_failure = None if told_by_others else failure_match(title)
     if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
@@ -119,7 +121,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"feature-request template: {_cue(heading)!r}"
     if asks and (m := ASK_SUPPORT.search(f"{core}\n{prose}")):
         return "proposal", f"asks for support: {_cue(m)!r}"
-    if failure := failure_match(prose) or failure_match(code):
+    if not told_by_others and (failure := failure_match(prose) or failure_match(code)):
         return "failure_report", f"body reports a failure: {_cue(failure)!r}"
     if asks and (m := ASKS_IF_SUPPORTED.search(f"{core}\n{prose}")):
         return "proposal", f"asks whether it is supported: {_cue(m)!r}"

@@ -1,0 +1,48 @@
+"""Training-failure reports in more phrasings (English and Chinese), running out of memory apart, and
+symptoms told of someone else's training (written texts, no thread text)."""
+
+import pytest
+
+from ingestion.github.thread_cues import ThreadText, failure_match, second_hand_only
+from ingestion.github.thread_roles import rule_role
+
+FAILURES = [
+    ("Model answers with noise after the first step", "After step 1 the outputs are random tokens."),
+    ("All prompts get the same response", "No matter what the prompt is, the output is the same answer."),
+    ("kl_loss increases rapidly", "The kl loss grows quickly and the reward plateaus."),
+    ("Reward suddenly drops", "Around step 300 the reward suddenly drops to a low value."),
+    ("Validation reward staying around 0.4", "The eval reward is staying around 0.4 and unable to improve."),
+    ("Weights never update", "The model is not updating at all during training."),
+    ("KL becomes negative", "During ZZPO training the KL divergence is becoming negative."),
+    ("Cannot match your curve", "My val score trend is very different from your logs."),
+    ("Abnormal model output", "The policy gives abnormal outputs after a few hundred steps."),
+    ("训练后模型胡言乱语", "ZZPO训练之后模型开始胡言乱语。"),
+    ("loss不断上涨", "训练过程中loss不断上涨，reward也没有提升。"),
+    ("reward 呈现下降趋势", "我用默认参数训练，reward 呈现下降趋势。"),
+    ("训练曲线出现突刺", "loss曲线出现突刺。"),
+    ("模型不更新", "grad_norm一直为0，模型不更新。"),
+]
+
+
+@pytest.mark.parametrize(("title", "body"), FAILURES, ids=[f[0][:30] for f in FAILURES])
+def test_training_failure_phrasings(title: str, body: str) -> None:
+    assert rule_role(ThreadText(title, body))[0] == "failure_report"
+
+
+def test_out_of_memory_alone_is_no_training_failure() -> None:
+    t = ThreadText("CUDA out of memory at step 4", "I run ZZPO on 2 GPUs and get an OOM error in the backward pass.")
+    assert rule_role(t)[0] == "bug_report"
+
+
+def test_a_symptom_of_someone_elses_training_is_no_failure_report() -> None:
+    text = "Did the authors meet the entropy collapse shown in Figure 3 of the paper? Will the curves be released?"
+    assert second_hand_only(text)
+    assert rule_role(ThreadText("Question about entropy collapse in the paper", text))[0] != "failure_report"
+    own = "When running the ZZPO script the reward collapses. Have the authors encountered a similar situation?"
+    assert not second_hand_only(own)
+    assert rule_role(ThreadText("Reward collapse", own))[0] == "failure_report"
+
+
+def test_ordinary_phrases_are_no_symptom() -> None:
+    for text in ("Add a new loss to the trainer", "The same config works for both models", "Support KL penalty"):
+        assert failure_match(text) is None, text
