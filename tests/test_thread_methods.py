@@ -67,3 +67,16 @@ def test_a_maintenance_title_that_also_adds_a_method_is_a_proposal() -> None:
 
 def test_an_introduction_to_methods_is_not_a_proposal() -> None:
     assert rule_role(ThreadText("ZZPO and ZYPO introduction", ""))[0] != "proposal"
+
+
+def test_asks_for_models_backends_and_extension_points_are_no_proposals() -> None:
+    from ingestion.github.thread_cues import ask_for_model_or_infrastructure
+
+    for title in ("Support for ZedVLA models", "Add Megatron backend for ZZPO", "Support Zed-7B-VL",
+                  "feat(algorithm): expose register_adv_estimator", "Enable a custom advantage estimator via a hook"):
+        assert ask_for_model_or_infrastructure(title), title
+    for title in ("Add ZZPO loss", "Add support for ZZPO", "Implements ZedPop and a unified interface for it",
+                  "Add a new loss type"):
+        assert not ask_for_model_or_infrastructure(title), title
+    t = ThreadText("[Feature] Add Megatron backend for ZZPO", "Please support Megatron so that ZZPO scales.")
+    assert rule_role(t)[0] != "proposal"

@@ -333,6 +333,29 @@ def method_only_as_context(core: str) -> bool:
     return not _names_method(ask[0]) and _names_method(ask[1])
 
 
+# what a model, infrastructure or data ask is for (when its object names no method)
+_INFRA_OBJECT = _rx(r"\b(?:models?|backends?|engines?|hardware|gpus?|npus?|tpus?|datasets?|benchmarks?|environments?|"
+                    r"envs?|platforms?|simulators?|robots?|checkpoints?|tokenizers?|modalit(?:y|ies)|"
+                    r"vllm|sglang|megatron|deepspeed|fsdp\d?|ray|docker|kubernetes|slurm)\b|模型|后端|数据集|环境")
+
+
+def ask_for_model_or_infrastructure(core: str) -> bool:
+    """A title that asks for a model, backend, dataset, environment or an extension point (a registry,
+    hook or custom slot) and names no method in what it asks for: 'Support for ZedVLA models',
+    'Add Megatron backend for ZZPO', 'Expose a hook for custom estimators'."""
+    subject = _COMMIT_TYPE.sub("", core)
+    ask = ask_object_and_context(core)
+    wanted = ask[0] if ask else subject
+    named = [n for n in method_names(wanted) if not thread_methods.ARXIV_ID.fullmatch(n)]
+    if EXTENSION_POINT.search(subject) and not named:
+        return True
+    if ask is None or _names_method(wanted):
+        return False
+    names = re.findall(r"[A-Za-z][\w.+-]*", wanted)
+    return bool(_INFRA_OBJECT.search(wanted)) or any(thread_methods.is_model_or_infrastructure(n) for n in names
+                                                     if re.search(r"[A-Z].*[A-Z]|\d", n))
+
+
 def training_method_named(t: ThreadText) -> bool:
     """Whether the opening post names an RL training method: an arXiv reference, words of a training
     method (loss, objective, advantage, estimator, policy optimisation, distillation...) away from an
@@ -340,7 +363,7 @@ def training_method_named(t: ThreadText) -> bool:
     method-shaped name (GRPO, RLOO, REINFORCE++) in the body. A title that asks for something else
     and names a method only as its context names none."""
     p = parts(t)
-    if method_only_as_context(p.core):
+    if method_only_as_context(p.core) or ask_for_model_or_infrastructure(p.core):
         return False
     subject = _COMMIT_TYPE.sub("", p.core)
     text = f"{subject}\n{p.prose}"

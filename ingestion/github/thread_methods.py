@@ -54,7 +54,8 @@ _NOT_A_METHOD = re.compile(
     r"oss|mit|ok|cot|qa|nlp|ml|ai|agi|llava\w*|internvl\w*|glm\w*|mistral\w*|gemma\w*|phi\w*|kimi\w*)$",
     re.IGNORECASE)
 # a model family or modality inside a longer name (UniVLA, StarVLA, OpenVLA, MiniCPM-V)
-_MODEL_PART = re.compile(r"vla|vlm|llm|lmm|llava|qwen|llama|intern|gr00t", re.IGNORECASE)
+_MODEL_PART = re.compile(r"vla|vlm|llm|lmm|llava|qwen|llama|intern|gr00t|(?:^|[-_])(?:vl|omni|instruct|chat|base)$|"
+                         r"(?:^|[-_])\d+(?:\.\d+)?[bm](?:[-_]|$)", re.IGNORECASE)
 # a version or a size at the end: a model, a backend release, a benchmark year
 _VERSIONED = re.compile(r"(?:\d(?:\.\d+)*[a-z]?|[-_.]v\d+(?:\.\d+)*|\d+[bmk])$", re.IGNORECASE)
 # a benchmark, environment, app or project name, or one word plus RL (a setting)
