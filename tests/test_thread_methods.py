@@ -80,3 +80,11 @@ def test_asks_for_models_backends_and_extension_points_are_no_proposals() -> Non
         assert not ask_for_model_or_infrastructure(title), title
     t = ThreadText("[Feature] Add Megatron backend for ZZPO", "Please support Megatron so that ZZPO scales.")
     assert rule_role(t)[0] != "proposal"
+
+
+def test_lists_suffixes_and_plus_plus_names() -> None:
+    assert method_names("[ZZPO] Sequence-level TIS & MIS") == ["ZZPO", "Sequence-level TIS", "MIS"]
+    assert method_names("more algorithms such as reinforce++.") == ["reinforce++"]
+    assert method_names("a ZZPO-style example") == ["ZZPO"]
+    assert method_names("support ZZPO, SPIN and REINFORCE") == ["ZZPO", "SPIN", "REINFORCE"]
+    assert method_names("We SPIN the wheel.") == []

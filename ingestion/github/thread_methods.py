@@ -32,7 +32,7 @@ _ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"
                       r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
                       r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
 # a qualifier that makes another method of a base one: Dr. GRPO, online DPO, dual-clip PPO, PPO Lite
-_QUALIFIED = re.compile(r"\b(?:Dr\.?\s?|(?:online|offline|iterative|decoupled|dual[- ]clip|async(?:hronous)?|"
+_QUALIFIED = re.compile(r"\b(?:Dr\.?\s?|(?i:online|offline|iterative|decoupled|dual[- ]clip|async(?:hronous)?|"
                         r"multi[- ]turn|token[- ]level|sequence[- ]level|seq[- ]mask)[- ])"
                         r"[A-Z]{2,}[A-Za-z]*(?:\+\+)?(?![\w])|\b[A-Z]{2,}PO[- ]Lite\b")
 # technique phrases of RL post-training that name a method without an acronym
@@ -62,6 +62,11 @@ _VERSIONED = re.compile(r"(?:\d(?:\.\d+)*[a-z]?|[-_.]v\d+(?:\.\d+)*|\d+[bmk])$",
 _PROJECT = re.compile(r"(?:arena|bench|gym|envs?|eval|hub|studio|kit|cli|sdk|engine|[-_]r1)$|^[A-Za-z]+[-_]RL$",
                       re.IGNORECASE)
 _METHOD_SHAPE = re.compile(r"(?:PO|O)(?:-\w+)?$|\+\+$|^REINFORCE|^ReMax")
+# a suffix that qualifies a name without naming another method
+_GENERIC_SUFFIX = re.compile(r"-(?:style|like|based|compatible|trained|inspired|only|exp|ish|type|variant|specific)$",
+                             re.IGNORECASE)
+# names in a list: "TIS & MIS", "PPO/GRPO", "PPO, SPIN and REINFORCE"
+_LISTED = re.compile(r"\s*(?:&|/|,|\band\b|\bor\b|、|和|与)\s*")
 # a CamelCase name of two humps (IcePop): a method's name or a code identifier, so only in a method context
 _CAMEL = re.compile(r"(?<![\w.-])[A-Z][a-z]+[A-Z][a-z]+(?![\w/])")
 # a method noun beside a name, or an ask right before it: the name is meant as a method
@@ -120,7 +125,7 @@ def is_model_or_infrastructure(name: str) -> bool:
 def is_ordinary_word(name: str) -> bool:
     """A name whose word is common English: it names a method only in a method context."""
     bare = name.strip("+")
-    if _token(bare) in _catalogue() or _METHOD_SHAPE.search(bare) and len(bare) >= 3:
+    if _token(name) in _catalogue() or _METHOD_SHAPE.search(name) and len(bare) >= 3:
         return False
     return all(_zipf(w) >= ORDINARY_WORD_ZIPF for w in re.split(r"[-_ ]+", bare.lower()) if w)
 
@@ -154,16 +159,24 @@ def method_names(text: str) -> list[str]:
     for m in _TECHNIQUES.finditer(text):
         hits.append((m.start(), m.group(0)))
     words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
+    pending: list[tuple[int, int, str]] = []
     for m in [*_ACRONYM.finditer(words), *_CAMEL.finditer(words)]:
         if any(a <= m.start() < b for a, b in taken):
             continue
-        name = m.group(0)
+        name = _GENERIC_SUFFIX.sub("", m.group(0))  # GRPO-style, ScaleRL-inspired: the name itself
         if is_model_or_infrastructure(name):
             continue
         needs_context = is_ordinary_word(name) or m.re is _CAMEL
         if needs_context and not in_method_context(words, m.start(), m.end()):
+            pending.append((m.start(), m.start() + len(name), name))
             continue
         hits.append((m.start(), name))
+    # a name listed beside an accepted one ("TIS & MIS", "PPO, SPIN") is in a method context too
+    accepted = sorted(h[0] for h in hits)
+    for start, end, name in pending:
+        near = [a for a in accepted if abs(a - start) <= 24]
+        if near and _LISTED.search(words[min(start, near[0]):max(end, near[0] + 1)]):
+            hits.append((start, name))
     return [name for _, name in sorted(hits, key=lambda h: h[0])]
 
 
