@@ -46,3 +46,12 @@ def test_a_symptom_of_someone_elses_training_is_no_failure_report() -> None:
 def test_ordinary_phrases_are_no_symptom() -> None:
     for text in ("Add a new loss to the trainer", "The same config works for both models", "Support KL penalty"):
         assert failure_match(text) is None, text
+
+
+def test_a_crash_from_running_out_of_memory_is_a_setup_defect() -> None:
+    t = ThreadText("Training crashed at step 12", "The worker was killed: CUDA out of memory in the actor update.")
+    assert rule_role(t)[0] == "bug_report"
+    t = ThreadText("Training crashed at step 12", "The worker was killed with a NCCL timeout.")
+    assert rule_role(t)[0] == "failure_report"
+    t = ThreadText("Loss becomes NaN, then OOM", "After the loss becomes NaN the run hits OOM.")
+    assert rule_role(t)[0] == "failure_report"

@@ -420,9 +420,13 @@ def second_hand_only(text: str) -> bool:
     return bool(SECOND_HAND.search(text)) and not FIRST_HAND.search(text)
 
 
-def failure_match(text: str) -> re.Match[str] | None:
-    """The first training-failure symptom of a text (running out of memory alone is not one)."""
-    for pattern in FAILURE_FAMILIES.values():
+def failure_match(text: str, out_of_memory: bool = False) -> re.Match[str] | None:
+    """The first training-failure symptom of a text (running out of memory alone is not one: a run
+    that crashes or hangs because it ran out of memory is a setup defect, so `out_of_memory` leaves
+    the crash family out)."""
+    for name, pattern in FAILURE_FAMILIES.items():
+        if out_of_memory and name == "run_breaks":
+            continue
         if m := pattern.search(text):
             return m
     return None

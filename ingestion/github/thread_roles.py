@@ -67,7 +67,7 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.1"
+RULES_VERSION = "3.2"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -110,7 +110,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
     if m := MAINTENANCE_TAG.search(title):
         return "other", f"documentation or maintenance thread: {_cue(m)!r}"
     told_by_others = second_hand_only(f"{title}\n{prose}")
-    title_failure = None if told_by_others else failure_match(title)
+    oom = bool(OUT_OF_MEMORY.search(f"{title}\n{prose}\n{code}"))
+    title_failure = None if told_by_others else failure_match(title, oom)
     if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
@@ -121,7 +122,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"feature-request template: {_cue(heading)!r}"
     if asks and (m := ASK_SUPPORT.search(f"{core}\n{prose}")):
         return "proposal", f"asks for support: {_cue(m)!r}"
-    if not told_by_others and (failure := failure_match(prose) or failure_match(code)):
+    if not told_by_others and (failure := failure_match(prose, oom) or failure_match(code, oom)):
         return "failure_report", f"body reports a failure: {_cue(failure)!r}"
     if asks and (m := ASKS_IF_SUPPORTED.search(f"{core}\n{prose}")):
         return "proposal", f"asks whether it is supported: {_cue(m)!r}"
