@@ -55,3 +55,28 @@ def test_a_crash_from_running_out_of_memory_is_a_setup_defect() -> None:
     assert rule_role(t)[0] == "failure_report"
     t = ThreadText("Loss becomes NaN, then OOM", "After the loss becomes NaN the run hits OOM.")
     assert rule_role(t)[0] == "failure_report"
+
+
+def test_a_symptom_said_not_to_happen_is_no_symptom() -> None:
+    assert failure_match("The outputs look normal, without empty responses.") is None
+    assert failure_match("The model does not collapse.") is None
+    assert failure_match("format_reward is not 0, but accuracy_reward becomes 0.") is not None
+    assert failure_match("Any reply is welcome!!!!") is None
+    assert failure_match("the completions are !!!!!!!!!!!!") is not None
+
+
+def test_questions_about_a_named_work_and_paper_notes_are_no_failure_reports() -> None:
+    t = ThreadText("Did ZedAgent meet the model collapse issue when conducting multi-turn RL?",
+                   "I wonder if ZedAgent met the collapse reported for ZedGym. Will the curves be released?")
+    assert rule_role(t)[0] != "failure_report"
+    t = ThreadText("[Paper Note] Zed: reasoning collapse in agentic RL", "# Abstract\n- We find a template collapse.")
+    assert rule_role(t)[0] != "failure_report"
+
+
+def test_the_learned_combination_gives_no_failure_to_a_symptom_of_others() -> None:
+    from ingestion.github.thread_model import LearnedRoles
+    import numpy as np
+
+    model = LearnedRoles(["x"], ("failure", "other", "proposal"), np.array([[5.0], [0.0], [0.0]]), np.zeros(3))
+    assert model.predict({"x": 1.0}) == "failure"
+    assert model.predict({"x": 1.0, "told_by_others": 1.0}) != "failure"

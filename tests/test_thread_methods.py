@@ -88,3 +88,22 @@ def test_lists_suffixes_and_plus_plus_names() -> None:
     assert method_names("a ZZPO-style example") == ["ZZPO"]
     assert method_names("support ZZPO, SPIN and REINFORCE") == ["ZZPO", "SPIN", "REINFORCE"]
     assert method_names("We SPIN the wheel.") == []
+
+
+def test_an_existing_method_asked_for_a_model_is_model_coverage() -> None:
+    from ingestion.github.thread_cues import method_for_a_model
+
+    for title in ("zzpo for zed3-vl", "ZZPO on multimodal models", "可以实现多模态模型的zzpo吗？", "ZZPO-Multi-Modal-Training"):
+        assert method_for_a_model(title), title
+    for title in ("Support ZZPO", "Add entropy loss to ZZPO for VLM", "Add ZZPO"):
+        assert not method_for_a_model(title), title
+    assert rule_role(ThreadText("zzpo for zed3-vl", "When will zzpo support zed3-vl?"))[0] != "proposal"
+
+
+def test_usage_questions_and_fix_pull_requests_are_no_proposals() -> None:
+    t = ThreadText("我应该选择哪个来加入新知识：ZZPO还是ZYPO？", "")
+    assert rule_role(t)[0] != "proposal"
+    t = ThreadText("KL loss should be differentiable in ZZPO", "Fixes #530", "pull_request")
+    assert rule_role(t)[0] == "other"
+    t = ThreadText("Add Zed-Factory to readme", "Zed-Factory runs ZZPO.", "pull_request")
+    assert rule_role(t)[0] == "other"

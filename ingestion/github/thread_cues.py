@@ -79,11 +79,19 @@ MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
 # documentation content a pull request may add about a method without adding the method
 DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
-                   r"paper[ _]index|awesome|introduction|intro|overview|explained|explainer|walkthrough)\b|"
+                   r"paper[ _]index|awesome|readme|introduction|intro|overview|explained|explainer|walkthrough)\b|"
                    r"教程|文档|介绍|讲解|解读|科普")
+# a usage question ("which should I use", "how to", 应该/哪个/如何): an ask verb inside it asks for nothing
+USAGE_QUESTION = _rx(r"\b(?:how|which|why)\b|\bshould (?:i|we)\b|应该|选择|哪个|哪种|如何|怎么|怎样|为什么|为何")
 # "Refactor X and add Y": the second clause of a maintenance title may bring a method
 AND_ADDS = _rx(r"(?:\band\b|&|,|;|\+)\s*(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement(?:s|ed|ing)?|"
                r"introduc(?:e|es|ed|ing))\s+(.+)$")
+# a pull request title that reports a defect
+PR_BUG_TITLE = _rx(r"\bbugs?\b|\bbroken\b|\bwrong\b|\bincorrect(?:ly)?\b|\bshould (?:be|not)\b|"
+                   r"\b(?:do|does|did)(?:n'?t| not) work\b|\bcrash\w*\b|\berrors?\b")
+# a pull request that fixes a reported issue ("Fixes #530", "fix https://.../issues/530"); "Closes" is left
+# out, as feature pull requests close their feature requests
+FIXES_ISSUE = _rx(r"\bfix(?:es|ed)?:?\s+(?:#\d+|https?://github\.com/[\w.-]+/[\w.-]+/issues/\d+)")
 PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
               r"introduces?|supports?|integrates?|enables?|brings?)\b|\bwe (?:add|implement|introduce)\b|"
               r"\bimplements?\b|\badd(?:s|ed)? (?:support|an? (?:new )?option)\b|\bnewly supported\b|"
@@ -127,7 +135,7 @@ NONFINITE = _rx(_L + r"(?:nan|nans)" + _R + r"|non-?finite|" + _L + r"-?inf(?:in
                 + r"|gradient overflow|\boverflow(?:s|ed)? in\b")
 COLLAPSE = _rx(r"\bcollaps\w*|" + r"(?<!kl )(?<!kl-)(?<!kullback-leibler )(?<!leibler )(?<!js )\bdiverg(?:e|es|ed|ing|ence)\b"
                r"|\bblow(?:s|ing)? up\b|\bblew up\b|\bexplod\w*|\bexplosion\b|崩|发散|训飞")
-DEGENERATE = _rx(r"\bgibberish\b|\bgarbled?\b|\bnonsense\b|!!!!|\bword salad\b|\brepetit\w*|"
+DEGENERATE = _rx(r"\bgibberish\b|\bgarbled?\b|\bnonsense\b|!{6,}|\bword salad\b|\brepetit\w*|"
                  r"\brepeat(?:s|ing|ed)? (?:itself|themselves|the same)\b|"
                  r"\b(?:empty|blank) (?:outputs?|responses?|completions?|generations?)\b|"
                  r"\brandom (?:tokens|characters|chars|text|emoji)\b|\bdegenerat\w*|乱码|复读|重复输出")
@@ -246,7 +254,7 @@ BUG_TEMPLATE = _rx(r"^#{1,6}\s*(?:reproduction|system info|expected behaviou?r|a
                    r"steps to reproduce|describe the bug|to reproduce|information|logs?|environment)\b")
 QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|what i'?ve tried)\b")
 ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
-BUG = _rx(r"\bbugs?\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
+BUG = _rx(r"\bbugs?\b|\b(?:do|does|did)(?:n'?t| not) (?:seem to )?work\b|\bseems? (?:not|n'?t|don'?t|doesn'?t) (?:to )?work\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
           r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"
           r"\bfailed\b|\bunexpected\b|\bregression\b|\bnot (?:be )?supported\b|\bunsupported\b|"
           r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持")
@@ -278,6 +286,7 @@ METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) l
 # infrastructure: the method words beside it name no method
 EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|plug-?ins?|register\w*|registry|registration|"
                       r"hooks?|interfaces?|apis?|decorators?|abstract(?:ion)?s?|base class(?:es)?|extensib\w*|"
+                      r"modules?|scaffold\w*|skeleton|"
                       r"extension points?)\b|自定义|接口|注册")
 # a conventional-commit type and scope ("feat(algorithm):") names a module, not a method
 _COMMIT_TYPE = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
@@ -356,6 +365,20 @@ def ask_for_model_or_infrastructure(core: str) -> bool:
                                                      if re.search(r"[A-Z].*[A-Z]|\d", n))
 
 
+# a model family, size or modality that an existing method is asked for
+_MODEL_SCOPE = _rx(r"\b(?:for|on|with|in|to|of|using)\s+(?:the\s+)?(?:\w+[- ])?(?:multi-?modal|vision|visual|vlms?|vlas?|"
+                   r"mllms?|lmms?|omni|image|video|audio|[a-z]*\d[\w.-]*-vl\w*|(?:qwen|llama|glm|internvl|llava|gemma|"
+                   r"mistral|deepseek|phi|minicpm)[\w.-]*)|-(?:multi-?modal|vl|vision)\b|多模态|视觉|图像|视频")
+
+
+def method_for_a_model(core: str) -> bool:
+    """A title that asks for a method it names on a model or modality ('grpo for zed3-vl', 'ZZPO on
+    multimodal models', '多模态模型的ZZPO'): the ask is for model coverage, not for the method."""
+    subject = _COMMIT_TYPE.sub("", core)
+    named = [n for n in method_names(subject) if not thread_methods.ARXIV_ID.fullmatch(n)]
+    return bool(named) and bool(_MODEL_SCOPE.search(subject)) and not method_words(subject)
+
+
 def training_method_named(t: ThreadText) -> bool:
     """Whether the opening post names an RL training method: an arXiv reference, words of a training
     method (loss, objective, advantage, estimator, policy optimisation, distillation...) away from an
@@ -363,7 +386,7 @@ def training_method_named(t: ThreadText) -> bool:
     method-shaped name (GRPO, RLOO, REINFORCE++) in the body. A title that asks for something else
     and names a method only as its context names none."""
     p = parts(t)
-    if method_only_as_context(p.core) or ask_for_model_or_infrastructure(p.core):
+    if method_only_as_context(p.core) or ask_for_model_or_infrastructure(p.core) or method_for_a_model(p.core):
         return False
     subject = _COMMIT_TYPE.sub("", p.core)
     text = f"{subject}\n{p.prose}"
@@ -401,7 +424,10 @@ def bare_method_title(core: str) -> bool:
 
 
 # a symptom told of someone else's training: a question to the authors, a paper, its figures
-SECOND_HAND = _rx(r"\b(?:did|do|does|have|has|had|will|would) (?:you|the authors?|they|this (?:work|paper|method)) "
+SECOND_HAND = _rx(r"(?:^|[.?!]\s+|\n)\s*(?:did|does|has|will|would)\s+(?!i\b|we\b|not\b)[A-Z][\w-]*\s+(?:\w+\s+){0,2}?"
+                  r"(?:meet|encounter|observe|see|experience|suffer|face|run into|have)\b|"
+                  r"\bwonder(?:ing)? (?:if|whether)\b[^.?\n]{0,60}?\b(?:meet|met|encounter\w*|observ\w*|experienc\w*|suffer\w*)\b|"
+                  r"\b(?:did|do|does|have|has|had|will|would) (?:you|the authors?|they|this (?:work|paper|method)) "
                   r"(?:\w+ ){0,2}?(?:meet|met|encounter\w*|observ\w*|see|seen|experienc\w*|suffer\w*|face|faced|run into)\b|"
                   r"\b(?:in|of) (?:the|your) (?:figure|fig\.?|table)\b|\bfig(?:ure|\.)\s*\d|图\s*\d|表\s*\d")
 # the opener tells of a run of their own
@@ -410,25 +436,38 @@ FIRST_HAND = _rx(r"\b(?:i|we)(?:'ve|'m| have| had| am| are| was| were)?\s+(?:\w+
                  r"reproduc\w*|follow\w*|launch\w*|start\w*|fine-?tun\w*|experienc\w*|hit)\b|"
                  r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:train\w*|runs?|experiments?|models?|rewards?|loss|results?|curves?|"
                  r"setup|jobs?|logs?|scripts?|config\w*|commands?|settings?)\b|"
-                 r"\bwhen (?:i |we )?(?:run|running|train|training|use|using|launch\w*|fine-?tun\w*|try|trying)\b|"
+                 r"(?:^|[.!?]\s+|\n)\s*when (?:i |we )?(?:run|running|train|training|use|using|launch\w*|fine-?tun\w*|"
+                 r"try|trying)\b|\bwhen (?:i|we) (?:run|ran|train|trained|use|used|launch\w*|tr(?:y|ied))\b|"
                  r"\bhere (?:is|are) my\b|\b(?:a |the )?(?:similar|same) (?:issue|problem|situation|phenomenon|behaviou?r)\b|"
                  r"我们?(?:的|在)?\S{0,4}?(?:训练|跑|复现|实验|运行|使用|用|遇到|发现|尝试)")
 
 
+# a paper's summary (a paper note, an abstract): its "we find" is the authors', not a run of the opener
+PAPER_SUMMARY = _rx(r"\[paper(?: note| notes| reading)?\]|(?:^|\n)\s*#{1,6}\s*abstract\b|(?:^|\n)\s*abstract\s*[:：]|"
+                    r"论文笔记|论文解读|论文分享")
+
+
 def second_hand_only(text: str) -> bool:
     """A text that tells of a symptom only as someone else's (the paper's, the authors')."""
-    return bool(SECOND_HAND.search(text)) and not FIRST_HAND.search(text)
+    return bool(PAPER_SUMMARY.search(text)) or bool(SECOND_HAND.search(text)) and not FIRST_HAND.search(text)
+
+
+# a symptom said not to happen: "without empty responses", "no NaN", "does not collapse", "没有乱码"
+# (within the clause: no punctuation or "but" between the negation and the symptom)
+_NEGATED = _rx(r"(?:\bwithout|\bno|\bnot|n't|\bnever|\bnone of|\bfree of|\bnormal(?:ly)?|没有|无|未)"
+               r"(?:\s+(?!but\b|and\b|then\b)[\w'/-]+){0,2}\s*$")
 
 
 def failure_match(text: str, out_of_memory: bool = False) -> re.Match[str] | None:
-    """The first training-failure symptom of a text (running out of memory alone is not one: a run
-    that crashes or hangs because it ran out of memory is a setup defect, so `out_of_memory` leaves
-    the crash family out)."""
+    """The first training-failure symptom of a text that is not said not to happen (running out of
+    memory alone is not one: a run that crashes or hangs because it ran out of memory is a setup
+    defect, so `out_of_memory` leaves the crash family out)."""
     for name, pattern in FAILURE_FAMILIES.items():
         if out_of_memory and name == "run_breaks":
             continue
-        if m := pattern.search(text):
-            return m
+        for m in pattern.finditer(text):
+            if not _NEGATED.search(text[max(0, m.start() - 30):m.start()]):
+                return m
     return None
 
 
@@ -501,4 +540,5 @@ def cue_features(t: ThreadText) -> dict[str, float]:
     f["pull_request"] = float(t.kind == "pull_request")
     f["empty_body"] = float(not p.prose.strip())
     f["training_method_named"] = float(training_method_named(t))
+    f["told_by_others"] = float(second_hand_only(f"{p.title}\n{p.prose}"))
     return f

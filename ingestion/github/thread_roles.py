@@ -33,6 +33,8 @@ from ingestion.github.thread_cues import (
     ASK_SUPPORT,
     ASKS_IF_SUPPORTED,
     BUG,
+    FIXES_ISSUE,
+    PR_BUG_TITLE,
     BUG_LABEL,
     BUG_TEMPLATE,
     DOCS_CONTENT,
@@ -52,6 +54,7 @@ from ingestion.github.thread_cues import (
     QUESTION_TEMPLATE,
     TITLE_TAG,
     TRACKER,
+    USAGE_QUESTION,
     ThreadText,
     bare_method_title,
     core_title,
@@ -67,7 +70,7 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.2"
+RULES_VERSION = "3.3"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -92,6 +95,8 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
         return "other", f"documentation pull request: title names {_cue(m)!r}"
     if m := FEATURE_VERB.search(title):
         return "proposal", f"pull request title: {_cue(m)!r}"
+    if m := PR_BUG_TITLE.search(core) or FIXES_ISSUE.search(prose.strip()[:400]):
+        return "other", f"fix pull request: {_cue(m)!r}"
     if m := MAINTENANCE_ANY.search(core):
         return "other", f"maintenance pull request: title says {_cue(m)!r}"
     if m := PR_FIXES.search(prose.strip()[:400]):
@@ -112,7 +117,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
     told_by_others = second_hand_only(f"{title}\n{prose}")
     oom = bool(OUT_OF_MEMORY.search(f"{title}\n{prose}\n{code}"))
     title_failure = None if told_by_others else failure_match(title, oom)
-    if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
+    if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)
+                                                          or USAGE_QUESTION.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
         return "failure_report", f"title reports a failure: {_cue(title_failure)!r}"
