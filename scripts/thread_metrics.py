@@ -21,9 +21,12 @@ held out) and of the learned combination (ingestion/github/train_roles.py), with
 rules' role among its inputs, each framework predicted by a model fitted on the other eight (its
 regularisation chosen by a leave-one-framework-out inside those eight).
 `--check-set LABELS --check-cache DIR`: only the P/R on a check set of threads outside the registry
+(and, where the labels carry named_methods / named_arxiv_ids, the method naming: outside_heldout4_labels.csv)
 (ingestion/github/model/outside_check_labels.csv: our own labels, ids only; batch "seen" was read
 while the version-3 cues were written, batches "fresh" and "fresh2" after they were frozen, "fresh3"
-labelled before the version-3.1 gate was written and measured once after it); `--rules-file` adds
+labelled before the version-3.1 gate was written and measured once after it; outside_heldout4_labels.csv
+(fresh4) and outside_heldout5_labels.csv (fresh5) carry named methods too, each labelled before any run:
+fresh4 held out from version 3.2, fresh5 from 3.2 and 3.3, see ingestion/github/README.md); `--rules-file` adds
 another version of the rules (e.g. `git show 2b0198b:ingestion/github/thread_roles.py`, version 2).
 
 Run: python scripts/thread_metrics.py --cache <cache> --mirrors <mirrors> [--lofo] [--errors]
@@ -216,6 +219,10 @@ def method_naming(truth_rows: list[dict], cache: Path) -> list[str]:
             f"{found_names}/{names}; {extra} names found that no label gives (other methods, models, ids)"]
 
 
+def has_method_labels(rows: list[dict]) -> bool:
+    return bool(rows) and "named_methods" in rows[0] and "named_arxiv_ids" in rows[0]
+
+
 def _share(counts: list[int]) -> str:
     right, total, missing = counts
     text = f"{right}/{total}" + (f" = {right / total:.2f}" if total else "")
@@ -351,6 +358,8 @@ def check_set(labels: Path, cache: Path, other_rules: Callable | None = None) ->
             pairs = [(hand, decide(t)) for hand, t in items]
             lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
                          f"{_prf('failure', 'failure_report', pairs)}")
+    if has_method_labels(rows):
+        lines += ["method names (ingestion.github.thread_methods.method_names):", *method_naming(rows, cache)]
     return lines
 
 
@@ -413,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")
     print("\n".join(replies_and_outcomes(rows, args.cache, args.truth.parent, args.mirrors)))
-    print("\nmethod names in the threads (ingestion.github.thread_roles.method_names):")
+    print("\nmethod names in the threads (ingestion.github.thread_methods.method_names):")
     print("\n".join(method_naming(rows, args.cache)))
     if args.lofo:
         print("\n".join(lofo_tables(rows, args.cache, args.truth)))

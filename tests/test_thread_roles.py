@@ -163,7 +163,7 @@ def test_core_title_strips_tags_and_emoji() -> None:
 
 def test_method_names_keep_methods_and_ids_and_drop_infrastructure_words() -> None:
     names = method_names("Add ZZPO-token and REINFORCE-ZZ++ (2599.01234) on 8 GPUs with CUDA, NCCL and vLLM")
-    assert names == ["2599.01234", "ZZPO-token", "REINFORCE-ZZ++"]
+    assert names == ["ZZPO-token", "REINFORCE-ZZ++", "2599.01234"]  # in order of appearance
     assert method_names("the zzpo loss, not the repo or a typo") == ["zzpo"]
     assert method_names('ZZPOTrainer(loss_type="dr_zzpo")') == ["ZZPO", "zzpo"]
 

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ingestion.github import thread_methods
+
 
 @dataclass(frozen=True)
 class ThreadText:
@@ -77,7 +79,19 @@ MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
 # documentation content a pull request may add about a method without adding the method
 DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
-                   r"paper[ _]index|awesome)\b|教程|文档")
+                   r"paper[ _]index|awesome|readme|introduction|intro|overview|explained|explainer|walkthrough)\b|"
+                   r"教程|文档|介绍|讲解|解读|科普")
+# a usage question ("which should I use", "how to", 应该/哪个/如何): an ask verb inside it asks for nothing
+USAGE_QUESTION = _rx(r"\b(?:how|which|why)\b|\bshould (?:i|we)\b|应该|选择|哪个|哪种|如何|怎么|怎样|为什么|为何")
+# "Refactor X and add Y": the second clause of a maintenance title may bring a method
+AND_ADDS = _rx(r"(?:\band\b|&|,|;|\+)\s*(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?|implement(?:s|ed|ing)?|"
+               r"introduc(?:e|es|ed|ing))\s+(.+)$")
+# a pull request title that reports a defect
+PR_BUG_TITLE = _rx(r"\bbugs?\b|\bbroken\b|\bwrong\b|\bincorrect(?:ly)?\b|\bshould (?:be|not)\b|"
+                   r"\b(?:do|does|did)(?:n'?t| not) work\b|\bcrash\w*\b|\berrors?\b")
+# a pull request that fixes a reported issue ("Fixes #530", "fix https://.../issues/530"); "Closes" is left
+# out, as feature pull requests close their feature requests
+FIXES_ISSUE = _rx(r"\bfix(?:es|ed)?:?\s+(?:#\d+|https?://github\.com/[\w.-]+/[\w.-]+/issues/\d+)")
 PR_ADDS = _rx(r"\b(?:this|the) (?:pr|pull request|change|patch)\s+(?:\w+\s+){0,2}?(?:adds?|implements?|"
               r"introduces?|supports?|integrates?|enables?|brings?)\b|\bwe (?:add|implement|introduce)\b|"
               r"\bimplements?\b|\badd(?:s|ed)? (?:support|an? (?:new )?option)\b|\bnewly supported\b|"
@@ -121,7 +135,7 @@ NONFINITE = _rx(_L + r"(?:nan|nans)" + _R + r"|non-?finite|" + _L + r"-?inf(?:in
                 + r"|gradient overflow|\boverflow(?:s|ed)? in\b")
 COLLAPSE = _rx(r"\bcollaps\w*|" + r"(?<!kl )(?<!kl-)(?<!kullback-leibler )(?<!leibler )(?<!js )\bdiverg(?:e|es|ed|ing|ence)\b"
                r"|\bblow(?:s|ing)? up\b|\bblew up\b|\bexplod\w*|\bexplosion\b|崩|发散|训飞")
-DEGENERATE = _rx(r"\bgibberish\b|\bgarbled?\b|\bnonsense\b|!!!!|\bword salad\b|\brepetit\w*|"
+DEGENERATE = _rx(r"\bgibberish\b|\bgarbled?\b|\bnonsense\b|!{6,}|\bword salad\b|\brepetit\w*|"
                  r"\brepeat(?:s|ing|ed)? (?:itself|themselves|the same)\b|"
                  r"\b(?:empty|blank) (?:outputs?|responses?|completions?|generations?)\b|"
                  r"\brandom (?:tokens|characters|chars|text|emoji)\b|\bdegenerat\w*|乱码|复读|重复输出")
@@ -188,6 +202,42 @@ RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|o
                  r"\bterminat\w* (?:unexpectedly|abnormally|without)|\bexit(?:s|ed)? (?:unexpectedly|abnormally)\b|"
                  r"nccl (?:error|timeout)|卡住|卡死|挂起|中断|意外退出")
 OUT_OF_MEMORY = _rx(r"out of memory|\boom\b|显存不足|爆显存")
+# version 3.2: the same symptoms in more phrasings (a metric x a direction x English and Chinese),
+# written as an enumeration of how a training failure is told, not from any one repository
+_RISERS = r"(?:loss(?:es)?|kl(?:[_ ]loss)?|kl divergence|entropy|grad(?:ient)?[_ ]?norms?|perplexity|ppl)"
+DEGENERATE = _rx(DEGENERATE.pattern + r"|"
+                 r"\b(?:outputs?|generat\w*|responses?|completions?|answers?|replies|text)\b[^.\n]{0,30}?"
+                 r"\b(?:noise|garbage|nonsense|meaningless|random (?:tokens|words|characters|text))\b|"
+                 r"\b(?:random|meaningless|garbage|nonsensical|corrupted|broken) (?:outputs?|responses?|completions?|"
+                 r"answers?|text|generations?)\b|"
+                 r"\b(?:same|identical) (?:outputs?|responses?|answers?|completions?)\b[^.\n]{0,30}?\b(?:for|to|regardless|"
+                 r"no matter)\b|\bno matter what\b[^.\n]{0,40}?\bsame (?:output|response|answer)|"
+                 r"胡言乱语|乱回|乱答|乱说|胡说|答非所问|(?:输出|回答|回复)\S{0,6}?(?:乱码|异常|为空|空白|重复|一样|相同)")
+STALLS = _rx(STALLS.pattern + r"|"
+             + _METRIC + r"[^.\n]{0,30}?\bunable to\s+(?:\w+\s+)?(?:increas|improv|ris|grow|converg|decreas)\w*|"
+             + _METRIC + r"[^.\n]{0,20}?\b(?:stays?|staying|stayed|remains?|remaining|remained|stuck|hovers?|hovering)\s+"
+             r"(?:at|around|near|about)\s+-?\d|"
+             r"\b(?:model|weights?|parameters?|policy)\b[^.\n]{0,20}?\b(?:not|n't|never)\s+(?:\w+\s+)?(?:updat|chang|learn)\w*|"
+             r"(?:模型|参数|权重)\S{0,4}?(?:不更新|没有更新|没更新)|"
+             r"(?:loss|reward|奖励|准确率|acc\w*|score|分数)\S{0,8}?(?:不变|没变|没有变化|一直不动)")
+WORSENS = _rx(WORSENS.pattern + r"|"
+              r"\b" + _RISERS + r"\b[^.\n]{0,30}?\b(?:increas\w*|grows?|grew|growing|rises?|rose|rising|jumps?|climbs?)\s+"
+              r"(?:very |so |too )?(?:fast|rapidly|quickly|sharply|dramatically|significantly|a lot|steadily)\b|"
+              r"\b(?:rapid|sharp|sudden|dramatic|steady|continuous) (?:increase|rise|growth|drop|decline|fall|decrease)\b|"
+              r"\bsudden(?:ly)?\s+(?:\w+\s+){0,2}?(?:drops?|dropped|falls?|fell|declin\w*|collaps\w*|decreas\w*|becomes?|became)\b|"
+              r"(?:loss|kl|熵|entropy|损失|grad_?norm|梯度)[^\n。，,.]{0,8}?(?:不断|一直|持续|突然|越来越|快速|迅速|急剧)"
+              r"(?:上涨|上升|增大|变大|升高|增长|增加|爆炸|飙升|暴涨)|"
+              r"(?:奖励|reward|准确率|正确率|acc\w*|分数|得分|score|效果|性能|指标)[^\n。，,.]{0,12}?"
+              r"(?:下降|降低|变差|跳水|掉点|变低|下跌|变成负|变为负|为负)")
+UNSTABLE = _rx(UNSTABLE.pattern + r"|突刺|尖峰|毛刺|跳变|剧烈(?:波动|变化)")
+WRONG_RESULTS = _rx(WRONG_RESULTS.pattern + r"|"
+                    r"\b(?:kl|kl divergence|entropy)\b[^.\n]{0,40}?\bnegative\b|(?:kl|熵|entropy)\S{0,10}?(?:为负|变负|负数|负值)|"
+                    r"\b(?:abnormal|weird|strange|unusual|odd)\s+(?:model\s+)?(?:outputs?|responses?|generations?|completions?)\b|"
+                    r"\b(?:lower|worse|below) than (?:yours|your (?:\w+ ){0,2}(?:results?|logs?|curves?|numbers?|scores?))\b|"
+                    r"\bnot as (?:good|high) as (?:the |in the |what the )?(?:paper|reported|yours|official|published)\b|"
+                    r"\b(?:trend|curves?|results?|scores?|metrics?|numbers?)\b[^.\n]{0,30}?\b(?:so |very |quite |completely )?"
+                    r"different (?:from|than|to) (?:yours|your|the paper|the official|the reported|the published|"
+                    r"the logs?|the expected)\b")
 FAILURE_FAMILIES = {"nonfinite": NONFINITE, "collapse": COLLAPSE, "degenerate": DEGENERATE, "stalls": STALLS,
                     "worsens": WORSENS, "unstable": UNSTABLE, "wrong_results": WRONG_RESULTS,
                     "run_breaks": RUN_BREAKS}
@@ -204,7 +254,7 @@ BUG_TEMPLATE = _rx(r"^#{1,6}\s*(?:reproduction|system info|expected behaviou?r|a
                    r"steps to reproduce|describe the bug|to reproduce|information|logs?|environment)\b")
 QUESTION_TEMPLATE = _rx(r"^#{1,6}\s*(?:your question|question(?: description)?|what i'?ve tried)\b")
 ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
-BUG = _rx(r"\bbugs?\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
+BUG = _rx(r"\bbugs?\b|\b(?:do|does|did)(?:n'?t| not) (?:seem to )?work\b|\bseems? (?:not|n'?t|don'?t|doesn'?t) (?:to )?work\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
           r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"
           r"\bfailed\b|\bunexpected\b|\bregression\b|\bnot (?:be )?supported\b|\bunsupported\b|"
           r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持")
@@ -213,25 +263,10 @@ QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|doe
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
 
 # --- method-like names ----------------------------------------------------------------------------
-# an arXiv id or link, an acronym-like token (GRPO, REINFORCE++, SimPO, GSPO-token), or a lower-case
-# "...po" name; infrastructure acronyms and the framework's own vocabulary are not methods
-_ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"  # the acronym of a class name (GRPOTrainer)
-                      r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
-                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
-_NOT_A_METHOD = _rx(r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|rl|rlhf|rlvr|sft|fsdp\d?|vllm|sglang|hf|prs?|"
-                    r"readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
-                    r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|"
-                    r"rfc|eta|wip|bug|docs?|ui|io|os|mac|linux|amd|nvidia|npu|tpu|a100|h100|h800|h20|repo|typo)$")
-
-
-def method_names(text: str) -> list[str]:
-    """Method-like names in a text, in order: arXiv ids and links, acronym-like tokens ('GRPO',
-    'REINFORCE++', 'GSPO-token', 'SimPO', the GRPO of 'GRPOTrainer'), lower-case '...po' names (also
-    inside identifiers: zzpo_trainer); infrastructure acronyms excluded."""
-    found = [m.group(0) for m in ARXIV_REF.finditer(text)]
-    words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
-    found += [m.group(0) for m in _ACRONYM.finditer(words) if not _NOT_A_METHOD.match(m.group(0).strip("+"))]
-    return found
+# arXiv ids, acronym-like and code names, qualified names and technique phrases, with the commit
+# side's alias hygiene (no model, benchmark, framework or infrastructure name; an ordinary word only
+# in a method context): ingestion/github/thread_methods.py
+method_names = thread_methods.method_names
 
 
 # --- a named training method: what a proposal in the study asks for or brings ---------------------
@@ -247,35 +282,119 @@ METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) l
                    r"entropy (?:bonus|regulari[sz]ation|loss)|"
                    r"(?:on|off)[- ]policy distillation|distillation (?:loss|objective|method)|"
                    r"kl (?:penalty|regulari[sz]ation|loss|coefficient))\b|算法|损失|优势函数|优势估计|蒸馏|目标函数")
-# a task domain or infrastructure name is not a method, wherever it stands
-_INFRA_NAME = _rx(r"^(?:swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|wandb|mlx|jax|xla|onnx|rocm|"
-                  r"megatron\w*|deepspeed|nemo|aime\d*|gsm8k|math\d*|mmlu\w*)$")
-# the shape of a training method's acronym: ...PO (GRPO, SimPO, GSPO-token), ...O (KTO, RLOO), ...++
-_METHOD_SHAPE = re.compile(r"(?:PO|O)(?:-\w+)?$|\+\+$|^REINFORCE|^ReMax")
+# an extension point (a registry, hook, interface or custom slot for losses or estimators) is
+# infrastructure: the method words beside it name no method
+EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|plug-?ins?|register\w*|registry|registration|"
+                      r"hooks?|interfaces?|apis?|decorators?|abstract(?:ion)?s?|base class(?:es)?|extensib\w*|"
+                      r"modules?|scaffold\w*|skeleton|"
+                      r"extension points?)\b|自定义|接口|注册")
+# a conventional-commit type and scope ("feat(algorithm):") names a module, not a method
+_COMMIT_TYPE = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
+# what an ask is for, before the preposition that opens its context ("Support min_p sampling | in GRPO")
+_ASK_FILLER = _rx(r"^\s*(?:(?:the|a|an|new|native|official|more|full|optional|first[- ]class|built[- ]in|"
+                  r"(?:an? )?(?:new )?options? (?:for|to)|(?:the )?(?:ability|possibility|way) to|use|using|"
+                  r"support (?:for|of)?|for)\s+)*")
+_ASK_CONTEXT = _rx(r"\s(?:in|into|for|within|inside|during|to|via|under)\s|中|里|时")
+# an ask whose object is only a generic head ("support to", "implementation of", "option not to"):
+# what follows the preposition is what is asked for
+_GENERIC_HEAD = _rx(r"^(?:(?:an?|the|new|not|support|implementation|integration|options?|version|variant|mode|"
+                    r"flags?|arguments?|parameters?|config(?:uration)?|ability|possibility|way|choice)\s*)*$")
 
 
-def _named_methods(text: str) -> list[str]:
+def method_words(text: str) -> list[str]:
+    """The training-method words of a text that stand away from an extension point."""
     out = []
-    words = text.replace("_", " ")
-    for m in _ACRONYM.finditer(words):
-        name = m.group(0).strip("+")
-        if _NOT_A_METHOD.match(name) or _INFRA_NAME.match(name):
-            continue
-        out.append(m.group(0))
+    for m in METHOD_WORDS.finditer(text):
+        around = text[max(0, m.start() - 40):m.end() + 20]
+        if not EXTENSION_POINT.search(around):
+            out.append(m.group(0))
     return out
+
+
+def _names_method(text: str) -> bool:
+    return bool(method_words(text) or [n for n in method_names(text) if not thread_methods.ARXIV_ID.fullmatch(n)])
+
+
+def ask_object_and_context(core: str) -> tuple[str, str] | None:
+    """(what a title's ask is for, led by its verb; the context after its preposition), or None
+    without an ask: 'Support min_p sampling in GRPO rollout' -> ('Support min_p sampling', 'in GRPO rollout')."""
+    subject = _COMMIT_TYPE.sub("", core)
+    m = FEATURE_VERB.search(subject)
+    if m is None:
+        return None
+    rest = _ASK_FILLER.sub("", subject[m.end():])
+    verb = f"{m.group(0)} "
+    split = _ASK_CONTEXT.search(f" {rest} ")
+    if split is None:
+        return verb + rest.strip(), ""
+    cut = max(0, split.start())
+    if _GENERIC_HEAD.match(rest[:cut].strip()):
+        return verb + rest.strip(), ""
+    return verb + rest[:cut].strip(), rest[cut:].strip()
+
+
+def method_only_as_context(core: str) -> bool:
+    """A title that asks for something that names no method, naming a method only as the place of
+    the ask ('Support min_p sampling in GRPO rollout', 'Add multi-turn support for PPO')."""
+    ask = ask_object_and_context(core)
+    if ask is None or not ask[0].split(maxsplit=1)[1:]:
+        return False
+    return not _names_method(ask[0]) and _names_method(ask[1])
+
+
+# what a model, infrastructure or data ask is for (when its object names no method)
+_INFRA_OBJECT = _rx(r"\b(?:models?|backends?|engines?|hardware|gpus?|npus?|tpus?|datasets?|benchmarks?|environments?|"
+                    r"envs?|platforms?|simulators?|robots?|checkpoints?|tokenizers?|modalit(?:y|ies)|"
+                    r"vllm|sglang|megatron|deepspeed|fsdp\d?|ray|docker|kubernetes|slurm)\b|模型|后端|数据集|环境")
+
+
+def ask_for_model_or_infrastructure(core: str) -> bool:
+    """A title that asks for a model, backend, dataset, environment or an extension point (a registry,
+    hook or custom slot) and names no method in what it asks for: 'Support for ZedVLA models',
+    'Add Megatron backend for ZZPO', 'Expose a hook for custom estimators'."""
+    subject = _COMMIT_TYPE.sub("", core)
+    ask = ask_object_and_context(core)
+    wanted = ask[0] if ask else subject
+    named = [n for n in method_names(wanted) if not thread_methods.ARXIV_ID.fullmatch(n)]
+    if EXTENSION_POINT.search(subject) and not named:
+        return True
+    if ask is None or _names_method(wanted):
+        return False
+    names = re.findall(r"[A-Za-z][\w.+-]*", wanted)
+    return bool(_INFRA_OBJECT.search(wanted)) or any(thread_methods.is_model_or_infrastructure(n) for n in names
+                                                     if re.search(r"[A-Z].*[A-Z]|\d", n))
+
+
+# a model family, size or modality that an existing method is asked for
+_MODEL_SCOPE = _rx(r"\b(?:for|on|with|in|to|of|using)\s+(?:the\s+)?(?:\w+[- ])?(?:multi-?modal|vision|visual|vlms?|vlas?|"
+                   r"mllms?|lmms?|omni|image|video|audio|[a-z]*\d[\w.-]*-vl\w*|(?:qwen|llama|glm|internvl|llava|gemma|"
+                   r"mistral|deepseek|phi|minicpm)[\w.-]*)|-(?:multi-?modal|vl|vision)\b|多模态|视觉|图像|视频")
+
+
+def method_for_a_model(core: str) -> bool:
+    """A title that asks for a method it names on a model or modality ('grpo for zed3-vl', 'ZZPO on
+    multimodal models', '多模态模型的ZZPO'): the ask is for model coverage, not for the method."""
+    subject = _COMMIT_TYPE.sub("", core)
+    named = [n for n in method_names(subject) if not thread_methods.ARXIV_ID.fullmatch(n)]
+    return bool(named) and bool(_MODEL_SCOPE.search(subject)) and not method_words(subject)
 
 
 def training_method_named(t: ThreadText) -> bool:
     """Whether the opening post names an RL training method: an arXiv reference, words of a training
-    method (loss, objective, advantage, estimator, policy optimisation, distillation...), a method-like
-    name in the title, or a method-shaped acronym (GRPO, RLOO, REINFORCE++) in the body."""
+    method (loss, objective, advantage, estimator, policy optimisation, distillation...) away from an
+    extension point, a method name in the title (no model, benchmark or infrastructure name), or a
+    method-shaped name (GRPO, RLOO, REINFORCE++) in the body. A title that asks for something else
+    and names a method only as its context names none."""
     p = parts(t)
-    text = f"{p.title}\n{p.prose}"
-    if ARXIV_REF.search(text) or METHOD_WORDS.search(text):
+    if method_only_as_context(p.core) or ask_for_model_or_infrastructure(p.core) or method_for_a_model(p.core):
+        return False
+    subject = _COMMIT_TYPE.sub("", p.core)
+    text = f"{subject}\n{p.prose}"
+    if ARXIV_REF.search(text) or method_words(text):
         return True
-    if _named_methods(p.core):
+    if [n for n in method_names(subject) if not thread_methods.ARXIV_ID.fullmatch(n)]:
         return True
-    return any(_METHOD_SHAPE.search(n) for n in _named_methods(p.prose))
+    return any(thread_methods.is_method_shaped(n) for n in method_names(p.prose))
 
 
 def labels_match(labels: Iterable[str], pattern: str) -> str | None:
@@ -304,11 +423,51 @@ def bare_method_title(core: str) -> bool:
         BUG.search(core) or ERROR.search(core) or QUESTION.search(core) or failure_match(core))
 
 
-def failure_match(text: str) -> re.Match[str] | None:
-    """The first training-failure symptom of a text (running out of memory alone is not one)."""
-    for pattern in FAILURE_FAMILIES.values():
-        if m := pattern.search(text):
-            return m
+# a symptom told of someone else's training: a question to the authors, a paper, its figures
+SECOND_HAND = _rx(r"(?:^|[.?!]\s+|\n)\s*(?:did|does|has|will|would)\s+(?!i\b|we\b|not\b)[A-Z][\w-]*\s+(?:\w+\s+){0,2}?"
+                  r"(?:meet|encounter|observe|see|experience|suffer|face|run into|have)\b|"
+                  r"\bwonder(?:ing)? (?:if|whether)\b[^.?\n]{0,60}?\b(?:meet|met|encounter\w*|observ\w*|experienc\w*|suffer\w*)\b|"
+                  r"\b(?:did|do|does|have|has|had|will|would) (?:you|the authors?|they|this (?:work|paper|method)) "
+                  r"(?:\w+ ){0,2}?(?:meet|met|encounter\w*|observ\w*|see|seen|experienc\w*|suffer\w*|face|faced|run into)\b|"
+                  r"\b(?:in|of) (?:the|your) (?:figure|fig\.?|table)\b|\bfig(?:ure|\.)\s*\d|图\s*\d|表\s*\d")
+# the opener tells of a run of their own
+FIRST_HAND = _rx(r"\b(?:i|we)(?:'ve|'m| have| had| am| are| was| were)?\s+(?:\w+\s+){0,2}?(?:train\w*|ran|run\w*|tried|"
+                 r"try\w*|got|get\w*|observ\w*|see|saw|seen|met|meet|encounter\w*|notic\w*|found|find|used?|using|"
+                 r"reproduc\w*|follow\w*|launch\w*|start\w*|fine-?tun\w*|experienc\w*|hit)\b|"
+                 r"\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:train\w*|runs?|experiments?|models?|rewards?|loss|results?|curves?|"
+                 r"setup|jobs?|logs?|scripts?|config\w*|commands?|settings?)\b|"
+                 r"(?:^|[.!?]\s+|\n)\s*when (?:i |we )?(?:run|running|train|training|use|using|launch\w*|fine-?tun\w*|"
+                 r"try|trying)\b|\bwhen (?:i|we) (?:run|ran|train|trained|use|used|launch\w*|tr(?:y|ied))\b|"
+                 r"\bhere (?:is|are) my\b|\b(?:a |the )?(?:similar|same) (?:issue|problem|situation|phenomenon|behaviou?r)\b|"
+                 r"我们?(?:的|在)?\S{0,4}?(?:训练|跑|复现|实验|运行|使用|用|遇到|发现|尝试)")
+
+
+# a paper's summary (a paper note, an abstract): its "we find" is the authors', not a run of the opener
+PAPER_SUMMARY = _rx(r"\[paper(?: note| notes| reading)?\]|(?:^|\n)\s*#{1,6}\s*abstract\b|(?:^|\n)\s*abstract\s*[:：]|"
+                    r"论文笔记|论文解读|论文分享")
+
+
+def second_hand_only(text: str) -> bool:
+    """A text that tells of a symptom only as someone else's (the paper's, the authors')."""
+    return bool(PAPER_SUMMARY.search(text)) or bool(SECOND_HAND.search(text)) and not FIRST_HAND.search(text)
+
+
+# a symptom said not to happen: "without empty responses", "no NaN", "does not collapse", "没有乱码"
+# (within the clause: no punctuation or "but" between the negation and the symptom)
+_NEGATED = _rx(r"(?:\bwithout|\bno|\bnot|n't|\bnever|\bnone of|\bfree of|\bnormal(?:ly)?|没有|无|未)"
+               r"(?:\s+(?!but\b|and\b|then\b)[\w'/-]+){0,2}\s*$")
+
+
+def failure_match(text: str, out_of_memory: bool = False) -> re.Match[str] | None:
+    """The first training-failure symptom of a text that is not said not to happen (running out of
+    memory alone is not one: a run that crashes or hangs because it ran out of memory is a setup
+    defect, so `out_of_memory` leaves the crash family out)."""
+    for name, pattern in FAILURE_FAMILIES.items():
+        if out_of_memory and name == "run_breaks":
+            continue
+        for m in pattern.finditer(text):
+            if not _NEGATED.search(text[max(0, m.start() - 30):m.start()]):
+                return m
     return None
 
 
@@ -381,4 +540,5 @@ def cue_features(t: ThreadText) -> dict[str, float]:
     f["pull_request"] = float(t.kind == "pull_request")
     f["empty_body"] = float(not p.prose.strip())
     f["training_method_named"] = float(training_method_named(t))
+    f["told_by_others"] = float(second_hand_only(f"{p.title}\n{p.prose}"))
     return f

@@ -39,10 +39,14 @@ class LearnedRoles:
 
     def allowed(self, features: dict[str, float]) -> dict[str, float]:
         """The class probabilities a thread may take: no proposal for a thread that names no training
-        method (`thread_cues.training_method_named`; absent from older feature sets: allowed)."""
+        method (`thread_cues.training_method_named`; absent from older feature sets: allowed), no
+        failure without a symptom family or for a symptom told only of someone else's training
+        (`thread_cues.second_hand_only`)."""
         probs = self.probabilities(features)
         if features.get("training_method_named", 1.0) == 0.0:
             probs.pop("proposal", None)
+        if features.get("told_by_others", 0.0) == 1.0 or not has_symptom(features):
+            probs.pop("failure", None)  # a failure report tells a symptom of the opener's own training
         return probs
 
     def predict(self, features: dict[str, float]) -> str:
@@ -81,6 +85,13 @@ class LearnedRoles:
     def from_artifact(cls, art: dict) -> LearnedRoles:
         return cls(art["features"], art["classes"], np.array(art["coef"]), np.array(art["intercept"]),
                    art.get("version", "unsaved"), art.get("card"))
+
+
+def has_symptom(features: dict[str, float]) -> bool:
+    """Whether any training-failure symptom family fires (title, opening post or code); feature sets
+    without the families (older artifacts' tests) count as having one."""
+    keys = [k for k in features if ("failure_" in k or k.endswith("_failure")) and not k.startswith("rule_")]
+    return not keys or any(features[k] for k in keys)
 
 
 def finer_other(features: dict[str, float]) -> str:

@@ -28,10 +28,13 @@ from __future__ import annotations
 
 from ingestion.cues import signal
 from ingestion.github.thread_cues import (
+    AND_ADDS,
     ARXIV_REF,
     ASK_SUPPORT,
     ASKS_IF_SUPPORTED,
     BUG,
+    FIXES_ISSUE,
+    PR_BUG_TITLE,
     BUG_LABEL,
     BUG_TEMPLATE,
     DOCS_CONTENT,
@@ -51,6 +54,7 @@ from ingestion.github.thread_cues import (
     QUESTION_TEMPLATE,
     TITLE_TAG,
     TRACKER,
+    USAGE_QUESTION,
     ThreadText,
     bare_method_title,
     core_title,
@@ -59,12 +63,14 @@ from ingestion.github.thread_cues import (
     labels_match,
     method_names,
     parts,
+    second_hand_only,
     training_method_named,
 )
 from ingestion.github.thread_cues import cue_features as _family_features
+from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.1"
+RULES_VERSION = "3.3"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -75,6 +81,8 @@ def _cue(m) -> str:
 
 
 def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
+    if (m := AND_ADDS.search(core)) and [n for n in method_names(m.group(1)) if is_method_shaped(n)]:
+        return "proposal", f"pull request title adds a method: {_cue(m)!r}"
     if m := MAINTENANCE_START.match(core):
         return "other", f"maintenance pull request: title starts with {_cue(m)!r}"
     if m := TRACKER.search(title):
@@ -87,6 +95,8 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
         return "other", f"documentation pull request: title names {_cue(m)!r}"
     if m := FEATURE_VERB.search(title):
         return "proposal", f"pull request title: {_cue(m)!r}"
+    if m := PR_BUG_TITLE.search(core) or FIXES_ISSUE.search(prose.strip()[:400]):
+        return "other", f"fix pull request: {_cue(m)!r}"
     if m := MAINTENANCE_ANY.search(core):
         return "other", f"maintenance pull request: title says {_cue(m)!r}"
     if m := PR_FIXES.search(prose.strip()[:400]):
@@ -104,8 +114,11 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"issue tagged {_cue(m)!r}"
     if m := MAINTENANCE_TAG.search(title):
         return "other", f"documentation or maintenance thread: {_cue(m)!r}"
-    title_failure = failure_match(title)
-    if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)):
+    told_by_others = second_hand_only(f"{title}\n{prose}")
+    oom = bool(OUT_OF_MEMORY.search(f"{title}\n{prose}\n{code}"))
+    title_failure = None if told_by_others else failure_match(title, oom)
+    if asks and (m := FEATURE_VERB.search(core)) and not (title_failure or BUG.search(core) or ERROR.search(core)
+                                                          or USAGE_QUESTION.search(core)):
         return "proposal", f"issue title asks: {_cue(m)!r}"
     if title_failure:
         return "failure_report", f"title reports a failure: {_cue(title_failure)!r}"
@@ -115,7 +128,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "proposal", f"feature-request template: {_cue(heading)!r}"
     if asks and (m := ASK_SUPPORT.search(f"{core}\n{prose}")):
         return "proposal", f"asks for support: {_cue(m)!r}"
-    if failure := failure_match(prose) or failure_match(code):
+    if not told_by_others and (failure := failure_match(prose, oom) or failure_match(code, oom)):
         return "failure_report", f"body reports a failure: {_cue(failure)!r}"
     if asks and (m := ASKS_IF_SUPPORTED.search(f"{core}\n{prose}")):
         return "proposal", f"asks whether it is supported: {_cue(m)!r}"
@@ -138,7 +151,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
-    if asks and (names := method_names(core) or ARXIV_REF.findall(prose)):
+    if asks and not DOCS_CONTENT.search(core) and (
+            names := [n for n in method_names(core) if is_method_shaped(n)] or ARXIV_REF.findall(f"{core}\n{prose}")):
         return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
 

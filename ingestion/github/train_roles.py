@@ -45,8 +45,8 @@ class Case:
 def fit(cases: Sequence[Case], c: float) -> LearnedRoles:
     from sklearn.linear_model import LogisticRegression
 
-    # training_method_named is a gate on proposals (LearnedRoles.allowed), not a weighed input
-    names = sorted({k for case in cases for k in case.features} - {"training_method_named"})
+    # training_method_named and told_by_others are gates (LearnedRoles.allowed), not weighed inputs
+    names = sorted({k for case in cases for k in case.features} - {"training_method_named", "told_by_others"})
     x = np.array([[case.features.get(n, 0.0) for n in names] for case in cases])
     y = [case.hand for case in cases]
     model = LogisticRegression(C=c, class_weight="balanced", max_iter=5000).fit(x, y)
