@@ -26,7 +26,7 @@ regularisation chosen by a leave-one-framework-out inside those eight).
 while the version-3 cues were written, batches "fresh" and "fresh2" after they were frozen, "fresh3"
 labelled before the version-3.1 gate was written and measured once after it; outside_heldout4_labels.csv
 (fresh4) and outside_heldout5_labels.csv (fresh5) carry named methods too, each labelled before any run:
-fresh4 held out from version 3.2, fresh5 from 3.2 and 3.3, see ingestion/github/README.md); `--rules-file` adds
+fresh4 held out from version 3.2, fresh5 from 3.2 and 3.3, outside_heldout6_labels.csv (fresh6) from 3.3 and 3.4, see ingestion/github/README.md); `--rules-file` adds
 another version of the rules (e.g. `git show 2b0198b:ingestion/github/thread_roles.py`, version 2).
 
 Run: python scripts/thread_metrics.py --cache <cache> --mirrors <mirrors> [--lofo] [--errors]

@@ -238,9 +238,36 @@ WRONG_RESULTS = _rx(WRONG_RESULTS.pattern + r"|"
                     r"\b(?:trend|curves?|results?|scores?|metrics?|numbers?)\b[^.\n]{0,30}?\b(?:so |very |quite |completely )?"
                     r"different (?:from|than|to) (?:yours|your|the paper|the official|the reported|the published|"
                     r"the logs?|the expected)\b")
+# version 3.4: a sudden fall and a shrinking length told in more words; "is my reward curve normal?" about a
+# run of one's own is a question that tells of an abnormal result
+WORSENS = _rx(WORSENS.pattern + r"|骤降|暴跌|断崖|后\S{0,3}掉点|掉点(?:严重|明显|很多)|"
+              r"\b(?:length|lengths|thinking|think|reasoning|cot|responses?|outputs?|completions?)\b[^.\n]{0,40}?"
+              r"\b(?:smaller and smaller|shorter and shorter|less and less|keeps? (?:getting )?(?:shorter|shrinking))\b|"
+              r"(?:长度|思考|回复|输出|回答)\S{0,8}?(?:越来越短|不断(?:变短|减少|缩短)|持续(?:变短|减少|缩短))")
+WRONG_RESULTS = _rx(WRONG_RESULTS.pattern + r"|"
+                    r"\b(?:is|are)\s+(?:this|that|it|my|the|these|those)\s+(?:\w+\s+){0,3}?(?:curves?|rewards?|loss(?:es)?|"
+                    r"entropy|kl|results?|metrics?|training)\s+(?:\w+\s+)?normal\b|"
+                    r"(?:曲线|奖励|reward|loss|损失|熵|结果|训练)\S{0,12}?(?:是)?正常(?:现象)?(?:的)?[吗么]")
 FAILURE_FAMILIES = {"nonfinite": NONFINITE, "collapse": COLLAPSE, "degenerate": DEGENERATE, "stalls": STALLS,
                     "worsens": WORSENS, "unstable": UNSTABLE, "wrong_results": WRONG_RESULTS,
                     "run_breaks": RUN_BREAKS}
+# a setting at zero ("T=0", "temperature=0", "top_k=0") is configuration, not a metric that stalls at zero
+SETTING_AT_ZERO = _rx(r"\b(?:t|temp|temperature|top[_-]?[pk]|min[_-]?p|seed|beta|dropout|warmup\w*|kl_coef\w*|"
+                      r"entropy_coef\w*|lr|rank|local_rank|gpus?|cuda\w*|device\w*|n|k)\s*=\s*0(?:\.0+)?\s*$")
+# DPO's absolute chosen/rejected rewards (and log-probs) may fall by design (only the margin has to grow):
+# a text asking whether that fall is expected ("intuitively it should rise", "do yours decrease?") asks
+# about the method's dynamics; one that reports the fall as its problem stays a failure report
+DPO_SIDE = _rx(r"\bchosen\b|\brejected\b|chosen_|rejected_|/chosen|/rejected")
+EXPECTED_DYNAMICS = _rx(r"\bexpected\b|\bintuitive\w*|\bshould (?:\w+ )?(?:increase|rise|go up|grow)\b|"
+                        r"\bis (?:this|it|that) (?:normal|expected)\b|\b(?:do|does|did) (?:your|yours|the authors?')\b|"
+                        r"\bunderstanding\b|\bmisunderstand\w*|是否正常|正常吗|符合预期")
+# a reproduction gap about evaluating released models (pass@k, a benchmark score) with no training of
+# one's own in the text is an evaluation question, not a training failure
+EVALUATION = _rx(r"pass@(?:k|\d+)|\b(?:released|public|provided|official|open-?sourced?|your|downloaded)\s+(?:\w+\s+)?"
+                 r"(?:checkpoints?|ckpts?|models?|weights)\b|(?:开源|公开|官方|提供)的?\S{0,4}?(?:模型|权重|checkpoint)")
+OWN_TRAINING = _rx(r"\b(?:i|we)(?:'ve| have| had)?\s+(?:\w+\s+){0,2}?(?:train\w*|fine-?tun\w*|ran (?:the )?(?:training|rl|grpo|ppo))\b|"
+                   r"\b(?:my|our)\s+(?:own\s+)?(?:training|runs?|rl|grpo|ppo)\b|\bafter (?:\w+ ){0,3}(?:training|trained|steps)\b|"
+                   r"训练")
 TRAINING_CONTEXT = _rx(r"\b(?:train\w*|rl|rlhf|rlvr|rollouts?|steps?|epochs?|wandb|curves?|fine-?tun\w*|grpo|ppo|"
                        r"run|runs|recipe|checkpoint)\b|训练")
 
@@ -416,6 +443,23 @@ def headings(prose: str, pattern: re.Pattern[str]) -> re.Match[str] | None:
     return None
 
 
+# a training log pasted as the body ("'loss': 0.23, 'rewards/chosen': -0.27"): a title naming a method over it
+# reports a run, it asks for nothing
+METRIC_LOG = _rx(r"['\"]?\b(?:loss|rewards?/\w+|grad_norm|learning_rate|epoch|kl|logps/\w+)['\"]?\s*[:=]\s*-?\d")
+# an ask for writing about a method (an article, a post, a tutorial) rather than for the method
+DOCS_ASK = _rx(r"\b(?:write|do|add|create|make|publish|cover|prepare)\s+(?:\w+\s+){0,2}?(?:articles?|blog(?: ?posts?)?|"
+               r"posts?|tutorials?|notebooks?|chapters?|lessons?|explanations?|write-?ups?|guides?|videos?)\b")
+# an ask to release the authors' artifacts (logs, checkpoints, weights, data, code) asks for no method
+RELEASE_ASK = _rx(r"\b(?:releas\w*|shar\w*|open[- ]?sourc\w*|publish\w*|upload\w*)\s+(?:\w+\s+){0,3}?"
+                  r"(?:logs?|wandb|curves?|checkpoints?|ckpts?|weights?|datasets?|data|code|scripts?)\b|"
+                  r"\b(?:training )?(?:logs?|checkpoints?|weights?|code)\s+(?:\w+\s+){0,2}?(?:releas\w*|open[- ]?sourc\w*)|"
+                  r"(?:公开|开源|放出|发布)\S{0,6}?(?:日志|权重|代码|数据|模型|曲线)")
+# a pull request that moves an existing method onto another stack ("migration", "port to", "X-native")
+MIGRATION = _rx(r"\bmigrat\w*|\bport(?:s|ed|ing)? (?:\w+ ){0,3}?(?:to|from|onto)\b|\b\w+-native\b|迁移")
+# a version prefix before a description ("v0.50.1: Live loss kernels") names the line the change is in
+VERSION_PREFIX = re.compile(r"^\W*v?\d+\.\d+(?:\.\d+)*\s*[:：\-–]\s+(?=\S+\s+\S+\s+\S+)")
+
+
 def bare_method_title(core: str) -> bool:
     """A short title that is little more than a method's name ('DPO', 'Reinforce++ baseline')."""
     words = core.split()
@@ -462,12 +506,18 @@ def failure_match(text: str, out_of_memory: bool = False) -> re.Match[str] | Non
     """The first training-failure symptom of a text that is not said not to happen (running out of
     memory alone is not one: a run that crashes or hangs because it ran out of memory is a setup
     defect, so `out_of_memory` leaves the crash family out)."""
+    evaluation_only = bool(EVALUATION.search(text)) and not OWN_TRAINING.search(text)
     for name, pattern in FAILURE_FAMILIES.items():
         if out_of_memory and name == "run_breaks":
             continue
+        if evaluation_only and name == "wrong_results":
+            continue
         for m in pattern.finditer(text):
-            if not _NEGATED.search(text[max(0, m.start() - 30):m.start()]):
-                return m
+            if _NEGATED.search(text[max(0, m.start() - 30):m.start()]) or SETTING_AT_ZERO.search(m.group(0)):
+                continue
+            if DPO_SIDE.search(text[max(0, m.start() - 20):m.end()]) and EXPECTED_DYNAMICS.search(text):
+                continue
+            return m
     return None
 
 

@@ -37,6 +37,7 @@ from ingestion.github.thread_cues import (
     PR_BUG_TITLE,
     BUG_LABEL,
     BUG_TEMPLATE,
+    DOCS_ASK,
     DOCS_CONTENT,
     ERROR,
     FEATURE_LABEL,
@@ -45,6 +46,8 @@ from ingestion.github.thread_cues import (
     MAINTENANCE_ANY,
     MAINTENANCE_START,
     MAINTENANCE_TAG,
+    METRIC_LOG,
+    MIGRATION,
     OUT_OF_MEMORY,
     PR_ADDS,
     PR_FIXES,
@@ -52,9 +55,11 @@ from ingestion.github.thread_cues import (
     QUESTION,
     QUESTION_LABEL,
     QUESTION_TEMPLATE,
+    RELEASE_ASK,
     TITLE_TAG,
     TRACKER,
     USAGE_QUESTION,
+    VERSION_PREFIX,
     ThreadText,
     bare_method_title,
     core_title,
@@ -70,7 +75,7 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.3"
+RULES_VERSION = "3.4"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -85,6 +90,8 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
         return "proposal", f"pull request title adds a method: {_cue(m)!r}"
     if m := MAINTENANCE_START.match(core):
         return "other", f"maintenance pull request: title starts with {_cue(m)!r}"
+    if m := MIGRATION.search(core):
+        return "other", f"migration pull request (an existing method moved): {_cue(m)!r}"
     if m := TRACKER.search(title):
         return "other", f"release or sync pull request: {_cue(m)!r}"
     if m := FEATURE_TAG.search(title):
@@ -108,7 +115,7 @@ def _pull_request_role(title: str, core: str, prose: str) -> tuple[str, str]:
 
 def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str, ...],
                 asks: bool = True) -> tuple[str, str]:
-    if m := TRACKER.search(title):
+    if m := TRACKER.search(VERSION_PREFIX.sub("", title)):
         return "other", f"tracker, roadmap or release thread: {_cue(m)!r}"
     if asks and (m := FEATURE_TAG.search(title)):
         return "proposal", f"issue tagged {_cue(m)!r}"
@@ -138,7 +145,8 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"bug-report template: {_cue(heading)!r}"
     if label := labels_match((*labels, *TITLE_TAG.findall(title)), BUG_LABEL):
         return "bug_report", f"label or tag {label!r}"
-    if asks and bare_method_title(core) and not (ERROR.search(prose) or ERROR.search(code)):
+    if asks and bare_method_title(core) and not (ERROR.search(prose) or ERROR.search(code)
+                                                 or METRIC_LOG.search(f"{prose}\n{code}")):
         return "proposal", f"title is a method name: {core[:60]!r}"
     if m := BUG.search(title) or BUG.search(prose):
         return "bug_report", f"reports a defect: {_cue(m)!r}"
@@ -151,7 +159,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
         return "bug_report", f"reports an error: {_cue(m)!r}"
     if m := QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
-    if asks and not DOCS_CONTENT.search(core) and (
+    if asks and not DOCS_CONTENT.search(core) and not METRIC_LOG.search(f"{prose}\n{code}") and (
             names := [n for n in method_names(core) if is_method_shaped(n)] or ARXIV_REF.findall(f"{core}\n{prose}")):
         return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
@@ -176,6 +184,11 @@ def rule_role(t: ThreadText) -> tuple[str, str]:
         role, reason = _pull_request_role(p.title, p.core, p.prose)
     else:
         role, reason = _issue_role(p.title, p.core, p.prose, p.code, p.labels)
+    if role == "proposal" and t.kind != "pull_request" and (m := DOCS_ASK.search(p.prose)):
+        return "other", f"asks for writing about a method, not for the method: {_cue(m)!r}"
+    if role == "proposal" and t.kind != "pull_request" and not FEATURE_VERB.search(p.core) and (
+            m := RELEASE_ASK.search(p.title) or RELEASE_ASK.search(p.opening[:300])):
+        return "other", f"asks for released artifacts (logs, weights, code), not a method: {_cue(m)!r}"
     if role == "proposal" and not training_method_named(t):
         role, rest = _without_asks(t, p)
         return role, f"asks for a feature naming no training method ({reason}); {rest}"
