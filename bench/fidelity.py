@@ -424,9 +424,10 @@ def score_claims(claims: list[tuple], adjudication: Path) -> None:
 
 def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
     """Recall and dates of the frameworks outside the registry against a local truth built from their
-    docs and code at HEAD (csv: framework, arxiv_id, first_date [, half, own]): per framework (and per
-    `half`, e.g. dev / test), in-window truth pairs found and found within 7 days of the truth's date or
-    of the framework's first commit carrying the paper's id. `own` rows (the framework's own papers)
+    docs and code at HEAD (csv: framework, arxiv_id, first_date [, signal_date, half, own]): per framework
+    (and per `half`, e.g. dev / test), in-window truth pairs found and found within 7 days of the truth's
+    dates (its first implementing commit; its earliest signal, id or name) or of the framework's first commit
+    carrying the paper's id. `own` rows (the framework's own papers)
     are also reported apart."""
     rows = [r for r in _read_csv(truth_csv) if in_window(r["arxiv_id"])]
     con = duckdb.connect(str(warehouse), read_only=True)
@@ -451,7 +452,8 @@ def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
         on_time = 0
         for r in hits:
             got = found[r["framework"], r["arxiv_id"]]
-            refs = [d for d in (_day(r.get("first_date") or None), id_days.get((r["framework"], r["arxiv_id"]))) if d]
+            refs = [d for d in (_day(r.get("first_date") or None), _day(r.get("signal_date") or None),
+                                id_days.get((r["framework"], r["arxiv_id"]))) if d]
             on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
         print(f"{half:<13} {fw:<16} {len(members):>4} {len(hits):>5} {len(hits) / max(1, len(members)):>6.2f} "
               f"{on_time / max(1, len(hits)):>9.0%}")
@@ -491,7 +493,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
     ap.add_argument("--pool", type=Path, help="a local arXiv listing index (jsonl): its in-window papers "
                     "that match the pool query join the world (papers the rules never saw)")
-    ap.add_argument("--outside-truth", type=Path, help="a local csv (framework, arxiv_id, first_date [, half, own]) of "
+    ap.add_argument("--outside-truth", type=Path, help="a local csv (framework, arxiv_id, first_date [, signal_date, half, own]) of "
                     "the pairs frameworks outside the truth document at HEAD: their recall and dates")
     ap.add_argument("--adjudication", type=Path, help="a csv of hand verdicts (framework, arxiv_id, verdict) on "
                     "pairs the truth does not label: with --list-claims it measures the held-out claims' precision; "

@@ -83,34 +83,47 @@ vendored_roots as (
     having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
 ),
 
+framework_paths as (
+    -- every file path each framework's mined commits touched
+    select distinct
+        framework_id,
+        path
+    from mentions
+    where strpos(path, '/') > 0
+),
+
 framework_files as (
-    -- every file path each framework's mined commits touched, with a key in lower case, separators as '_'
+    -- with a key in lower case, separators as '_'
     select
         framework_id,
         path,
         regexp_replace(lower(path), '[^a-z0-9/.]+', '_', 'g') as path_key
-    from (select distinct framework_id, path from mentions where strpos(path, '/') > 0) as f
+    from framework_paths
+),
+
+nested_candidates as (
+    -- a file below a folder named after another tracked framework (not at the top level), with its path
+    -- from that folder
+    select
+        f.framework_id,
+        f.path,
+        t.framework_id as other_framework_id,
+        substr('/' || f.path_key, strpos('/' || f.path_key, '/' || t.token || '/') + 1) as other_path_key
+    from framework_files as f
+    inner join {{ ref('int_frameworks__names') }} as t
+        on f.framework_id <> t.framework_id and strpos('/' || f.path_key, '/' || t.token || '/') > 1
 ),
 
 nested_copies as (
-    -- a file inside a folder named after another tracked framework, below the top level, whose path from
-    -- that folder is a path of that framework's own repository (`verl_patch/verl/trainer/ppo/core_algos.py`):
-    -- a copy of that framework's file (patched in or vendored), its methods are the other framework's
+    -- ... whose path from that folder is a path of that framework's own repository
+    -- (`verl_patch/verl/trainer/ppo/core_algos.py`): a copy of that framework's file (patched in or
+    -- vendored), its methods are the other framework's
     select distinct
-        f.framework_id,
-        f.path
-    from (
-        select
-            f.framework_id,
-            f.path,
-            t.framework_id as other_framework_id,
-            substr('/' || f.path_key, strpos('/' || f.path_key, '/' || t.token || '/') + 1) as other_path_key
-        from framework_files as f
-        inner join {{ ref('int_frameworks__names') }} as t
-            on f.framework_id <> t.framework_id and strpos('/' || f.path_key, '/' || t.token || '/') > 1
-    ) as f
+        n.framework_id,
+        n.path
+    from nested_candidates as n
     inner join framework_files as o
-        on o.framework_id = f.other_framework_id and o.path_key = f.other_path_key
+        on n.other_framework_id = o.framework_id and n.other_path_key = o.path_key
 ),
 
 by_arxiv_id as (
@@ -245,22 +258,43 @@ code_tokens as (
     where mention_kind = 'token' and mention_context in ('code_def', 'config_key', 'option_value', 'code_name')
 ),
 
+short_aliases as (
+    select distinct alias_token
+    from aliases
+    where is_short_only
+),
+
+loss_suffixes as (
+    select '_loss' as suffix
+    union all
+    select '_advantage' as suffix
+    union all
+    select '_estimator' as suffix
+    union all
+    select '_objective' as suffix
+),
+
+loss_prefixes as (
+    select 'use_' as prefix
+    union all
+    select 'enable_' as prefix
+    union all
+    select 'compute_' as prefix
+),
+
 short_loss_names as (
     -- the identifiers that name a short acronym's loss, advantage or objective (`use_dft_loss`, `opd_advantage`)
     select
-        alias_token,
-        alias_token || suffix as loss_token
-    from (select distinct alias_token from aliases where is_short_only) as a
-    cross join (
-        select '_loss' as suffix union all select '_advantage' union all select '_estimator'
-        union all select '_objective'
-    ) as s
+        a.alias_token,
+        a.alias_token || s.suffix as loss_token
+    from short_aliases as a
+    cross join loss_suffixes as s
     union all
     select
-        alias_token,
-        prefix || alias_token || '_loss' as loss_token
-    from (select distinct alias_token from aliases where is_short_only) as a
-    cross join (select 'use_' as prefix union all select 'enable_' union all select 'compute_') as p
+        a.alias_token,
+        p.prefix || a.alias_token || '_loss' as loss_token
+    from short_aliases as a
+    cross join loss_prefixes as p
 ),
 
 short_as_loss as (
@@ -276,31 +310,40 @@ short_as_loss as (
     inner join code_tokens as l
         on
             m.framework_id = l.framework_id and m.sha = l.sha and m.path = l.path
-            and l.mention_value = n.loss_token and l.mention_context <> 'code_name'
+            and n.loss_token = l.mention_value and l.mention_context <> 'code_name'
     where m.mention_context <> 'code_name'
 ),
 
+code_token_words as (
+    -- a code token's first word and the rest
+    select
+        framework_id,
+        sha,
+        path,
+        split_part(mention_value, '_', 1) as first_word,
+        substr(mention_value, strpos(mention_value, '_') + 1) as after_first_word
+    from code_tokens
+    where strpos(mention_value, '_') > 0
+),
+
+fragment_prone_aliases as (
+    -- names of several words whose first word is an ordinary one (world_env, turn_ppo)
+    select distinct alias_token
+    from aliases
+    where leads_with_ordinary_word and not is_catalogued and strpos(alias_token, '_') > 0
+),
+
 inside_longer_identifier as (
-    -- a name of several words starting with an ordinary one, in code inside a longer identifier of the same
-    -- file (`app_world_env`, `multi_turn_ppo`: one more word before it): a fragment of another thing's name.
-    -- A verb or flag before the name (`use_turn_ppo`, `compute_turn_ppo`) names the thing itself.
+    -- such a name in code inside a longer identifier of the same file (`app_world_env`, `multi_turn_ppo`:
+    -- one more word before it) is a fragment of another thing's name. A verb or flag before the name
+    -- (`use_turn_ppo`, `compute_turn_ppo`) names the thing itself.
     select distinct
         l.framework_id,
         l.sha,
         l.path,
         a.alias_token
-    from (
-        select
-            *,
-            split_part(mention_value, '_', 1) as first_word,
-            substr(mention_value, strpos(mention_value, '_') + 1) as after_first_word
-        from code_tokens
-        where strpos(mention_value, '_') > 0
-    ) as l
-    inner join (
-        select distinct alias_token from aliases
-        where leads_with_ordinary_word and not is_catalogued and strpos(alias_token, '_') > 0
-    ) as a on l.after_first_word = a.alias_token
+    from code_token_words as l
+    inner join fragment_prone_aliases as a on l.after_first_word = a.alias_token
     where
         l.first_word not in (
             'use', 'enable', 'compute', 'apply', 'run', 'get', 'set', 'build', 'make', 'init', 'is', 'has', 'with',
