@@ -10,6 +10,9 @@ method in a models folder (the model a builder builds); a name starting with an 
 longer identifier of the same file (`office_desk_env` is not Desk-Env); an ordinary-word name whose
 paper's id the framework cites only inline for something else (a prompt "taken from" it) is not
 corroborated by that id.
+Then, from the test half's errors (a fit, measured after the held-out figure): a name in a user
+interface's code (a frontend) is never an adoption, while a fork sharing its origin's commits keeps the
+origin's package name as its own (a loss added to it counts, though the name arrived after its code began).
 True cases: an id in a nested folder named after another framework whose files are not that framework's
 (`agentlib/trl/adapter.py`); a short acronym the code names as a loss (`use_zft_loss`), which alone it
 would not count as; a name's own identifier with a verb before it (`compute_desk_env` would count).
@@ -17,6 +20,9 @@ would not count as; a name's own identifier with a verb before it (`compute_desk
 
 from __future__ import annotations
 
+import subprocess
+
+import duckdb
 import pytest
 
 from tests.test_linking_traps import _paper, link_history
@@ -111,3 +117,59 @@ def test_each_trap_is_graded_for_what_it_is(linked):
     # an ordinary-word name whose id is cited only inline for something else stays the ordinary word
     assert "implementation" not in graded["2505.00108"]
     assert not any("within a month" in r for r in reasons["2505.00108"])
+
+
+# --- a fork by git history, and a user interface (the test half's errors; fit, not held out) -----------
+FORK_PAPERS = [
+    _paper("2505.00201", "A Loss In The Fork's Renamed Package", "2025-05-01"),
+    _paper("2505.00202", "GLIMMER: A Word In A User Interface", "2025-05-01"),
+]
+
+
+@pytest.fixture(scope="module")
+def forked(tmp_path_factory):
+    """trl's repository, whose package got its name two months after its code began; verl's is a clone of
+    it (a fork sharing its commits) that adds a loss to that package, and a frontend."""
+    from bench.fidelity import build_warehouse, mined, run_dbt
+    from ingestion import config
+    from tests.test_linking_traps import FW, _commit_history, _git
+
+    tmp = tmp_path_factory.mktemp("fork")
+    origin = tmp / "trl"
+    _commit_history(origin, [
+        ("2025-01-02", "init", {"oldpkg/core.py": "def core():\n    pass\n"}),
+        ("2025-03-02", "rename the package", {"trl/trainer/core.py": "def core():\n    pass\n"}),
+    ])
+    fork = tmp / "repo"
+    subprocess.run(["git", "clone", "-q", str(origin), str(fork)], check=True)
+    shas = {}
+    for day, message, files in [
+        ("2025-05-05", "feat: fork loss", {"trl/trainer/fork_loss.py": (
+            '"""Loss of https://arxiv.org/abs/2505.00201."""\ndef fork_loss(x):\n    return x\n')}),
+        ("2025-05-06", "studio: avatar", {"studio/frontend/src/utils/glimmer-initials.ts": (
+            "export function glimmer(name) { return name; }\n")}),
+    ]:
+        for name, text in files.items():
+            (fork / name).parent.mkdir(parents=True, exist_ok=True)
+            (fork / name).write_text(text)
+            _git(fork, day, "add", name)
+        _git(fork, day, "commit", "-q", "-m", message)
+        shas[day] = _git(fork, day, "rev-parse", "HEAD")
+    trl = next(f for f in config.frameworks() if f.framework_id == "trl")
+    git_files = [mined(FW, fork, tmp / "mined"), mined(trl, origin, tmp / "mined")]
+    warehouse = tmp / "warehouse.duckdb"
+    build_warehouse(warehouse, git_files, FORK_PAPERS)
+    run_dbt(warehouse, tmp)
+    con = duckdb.connect(str(warehouse), read_only=True)
+    yield con, shas
+    con.close()
+
+
+def test_a_fork_keeps_its_origins_package_and_a_frontend_implements_nothing(forked):
+    con, shas = forked
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+                               "where framework_id = 'verl'").fetchall())
+    # the fork's own loss in the package named after its origin (named two months after its code began)
+    assert adopted == {"2505.00201": shas["2025-05-05"]}
+    graded, _ = _graded(con)
+    assert graded["2505.00202"] == {"citation"}  # a name in a frontend's code

@@ -67,10 +67,21 @@ first_code as (
     group by framework_id
 ),
 
+forks as (
+    -- a framework whose history shares commits with another tracked framework's is a fork of it (or its
+    -- origin): it keeps the other's package name as its own, whenever that name arrived
+    select distinct
+        a.framework_id,
+        b.framework_id as other_framework_id
+    from commits as a
+    inner join commits as b on a.sha = b.sha and a.framework_id <> b.framework_id
+),
+
 vendored_roots as (
     -- a top-level folder named after another tracked framework that arrived more than a month after the
     -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
-    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it)
+    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it,
+    -- or shares its origin's commits: its package renamed after the fork, openllama2/ -> openrlhf/)
     select
         m.framework_id,
         split_part(m.path, '/', 1) as root
@@ -78,7 +89,8 @@ vendored_roots as (
     inner join {{ ref('int_frameworks__names') }} as t
         on {{ method_token("split_part(m.path, '/', 1)") }} = t.token and m.framework_id <> t.framework_id
     inner join first_code as f on m.framework_id = f.framework_id
-    where strpos(m.path, '/') > 0
+    left join forks as k on m.framework_id = k.framework_id and t.framework_id = k.other_framework_id
+    where strpos(m.path, '/') > 0 and k.framework_id is null
     group by m.framework_id, split_part(m.path, '/', 1)
     having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
 ),
@@ -452,6 +464,8 @@ placed as (
                     select 1 as hit from vendored_roots as v
                     where v.framework_id = l.framework_id and starts_with(l.path, v.root || '/')
                 ) then 'data'
+            -- a user interface (a frontend, a desktop app, its translations) implements no training method
+            when {{ regex_contains('lower(l.path)', '(^|/)(frontend|src-tauri|i18n|locales?)/') }} then 'data'
             -- a dependency manifest names the packages the framework installs, not methods it implements
             when {{ regex_contains('lower(l.path)',
                 '(^|/)(pyproject\\.toml|setup\\.(py|cfg)|requirements[^/]*\\.(txt|in)|package(-lock)?\\.json|[^/]*\\.lock|environment\\.ya?ml|pipfile)$') }}
