@@ -132,7 +132,7 @@ def forked(tmp_path_factory):
     it (a fork sharing its commits) that adds a loss to that package, and a frontend."""
     from bench.fidelity import build_warehouse, mined, run_dbt
     from ingestion import config
-    from tests.test_linking_traps import FW, _commit_history, _git
+    from tests.test_linking_traps import FW, _commit_files, _commit_history
 
     tmp = tmp_path_factory.mktemp("fork")
     origin = tmp / "trl"
@@ -142,19 +142,12 @@ def forked(tmp_path_factory):
     ])
     fork = tmp / "repo"
     subprocess.run(["git", "clone", "-q", str(origin), str(fork)], check=True)
-    shas = {}
-    for day, message, files in [
+    shas = _commit_files(fork, [
         ("2025-05-05", "feat: fork loss", {"trl/trainer/fork_loss.py": (
             '"""Loss of https://arxiv.org/abs/2505.00201."""\ndef fork_loss(x):\n    return x\n')}),
         ("2025-05-06", "studio: avatar", {"studio/frontend/src/utils/glimmer-initials.ts": (
             "export function glimmer(name) { return name; }\n")}),
-    ]:
-        for name, text in files.items():
-            (fork / name).parent.mkdir(parents=True, exist_ok=True)
-            (fork / name).write_text(text)
-            _git(fork, day, "add", name)
-        _git(fork, day, "commit", "-q", "-m", message)
-        shas[day] = _git(fork, day, "rev-parse", "HEAD")
+    ])
     trl = next(f for f in config.frameworks() if f.framework_id == "trl")
     git_files = [mined(FW, fork, tmp / "mined"), mined(trl, origin, tmp / "mined")]
     warehouse = tmp / "warehouse.duckdb"
