@@ -33,6 +33,7 @@ Usage:
                            [--papers-cache /work/main/data/real_world/papers] [--quiet] [--lofo]
                            [--pool /work/main/data/real_world/daily_index.jsonl]
                            [--list-claims [--sample 40 --seed 14] [--adjudication verdicts.csv]]
+                           [--outside-truth truth.csv]
 """
 
 from __future__ import annotations
@@ -421,6 +422,46 @@ def score_claims(claims: list[tuple], adjudication: Path) -> None:
             print(f"  UNJUDGED   {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}")
 
 
+def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
+    """Recall and dates of the frameworks outside the registry against a local truth built from their
+    docs and code at HEAD (csv: framework, arxiv_id, first_date [, signal_date, half, own]): per framework
+    (and per `half`, e.g. dev / test), in-window truth pairs found and found within 7 days of the truth's
+    dates (its first implementing commit; its earliest signal, id or name) or of the framework's first commit
+    carrying the paper's id. `own` rows (the framework's own papers)
+    are also reported apart."""
+    rows = [r for r in _read_csv(truth_csv) if in_window(r["arxiv_id"])]
+    con = duckdb.connect(str(warehouse), read_only=True)
+    found = {(f, a): _day(d) for f, a, d in con.execute(
+        "select framework_id, arxiv_id, cast(adopted_on as varchar) from marts.fct_method_adoptions").fetchall()}
+    id_days = {(f, a): _day(d) for f, a, d in con.execute(
+        "select m.framework_id, m.mention_value, cast(min(c.authored_at) as varchar) "
+        "from staging.stg_git__commit_mentions m join staging.stg_git__commits c using (framework_id, sha) "
+        "where m.mention_kind = 'arxiv_id' group by 1, 2").fetchall()}
+    con.close()
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r.get("half") or "-", r["framework"])].append(r)
+        groups[(r.get("half") or "-", "all")].append(r)
+        groups[("all", "all")].append(r)
+        if r.get("own") != "true":
+            groups[("all, not own", "all")].append(r)
+    print("\noutside truth (docs and code at HEAD): recall and dates")
+    print(f"{'half':<13} {'framework':<16} {'true':>4} {'found':>5} {'recall':>6} {'dates<=7d':>9}")
+    for (half, fw), members in sorted(groups.items()):
+        hits = [r for r in members if (r["framework"], r["arxiv_id"]) in found]
+        on_time = 0
+        for r in hits:
+            got = found[r["framework"], r["arxiv_id"]]
+            refs = [d for d in (_day(r.get("first_date") or None), _day(r.get("signal_date") or None),
+                                id_days.get((r["framework"], r["arxiv_id"]))) if d]
+            on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
+        print(f"{half:<13} {fw:<16} {len(members):>4} {len(hits):>5} {len(hits) / max(1, len(members)):>6.2f} "
+              f"{on_time / max(1, len(hits)):>9.0%}")
+    for r in rows:
+        if (r["framework"], r["arxiv_id"]) not in found:
+            print(f"  MISSED {r['framework']} {r['arxiv_id']} {r.get('method', '')}")
+
+
 def _evidence(r) -> str:
     return f"{r[2]} {r[3]} ({r[4]}) '{r[7]}' {r[5][:9]} {r[6]}"
 
@@ -452,6 +493,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=14, help="seed of --sample")
     ap.add_argument("--pool", type=Path, help="a local arXiv listing index (jsonl): its in-window papers "
                     "that match the pool query join the world (papers the rules never saw)")
+    ap.add_argument("--outside-truth", type=Path, help="a local csv (framework, arxiv_id, first_date [, signal_date, half, own]) of "
+                    "the pairs frameworks outside the truth document at HEAD: their recall and dates")
     ap.add_argument("--adjudication", type=Path, help="a csv of hand verdicts (framework, arxiv_id, verdict) on "
                     "pairs the truth does not label: with --list-claims it measures the held-out claims' precision; "
                     "on the truth's frameworks a pair judged true counts as true for precision")
@@ -489,6 +532,8 @@ def main() -> None:
         print_claims(claims, args.sample, args.seed)
         if args.adjudication:
             score_claims(claims, args.adjudication)
+    if args.outside_truth:
+        score_outside_truth(warehouse, args.outside_truth)
 
 
 if __name__ == "__main__":

@@ -137,6 +137,11 @@ def _git(repo: Path, day: str, *args: str) -> str:
 def _commit_history(repo: Path, history: list) -> dict[str, str]:
     repo.mkdir()
     _git(repo, "2024-06-01", "init", "-q", "-b", "main")
+    return _commit_files(repo, history)
+
+
+def _commit_files(repo: Path, history: list) -> dict[str, str]:
+    """Commit `history` ((day, message, files) commits) onto the repository's current branch."""
     shas = {}
     for day, message, files in history:
         for name, text in files.items():

@@ -14,6 +14,8 @@
 {# a page listing the models a framework runs; a folder of model code (architectures, chat templates) #}
 {% set models_page = '(supported|available)[-_ ]?models?|models?[-_ ]?(zoo|list|support)' %}
 {% set models_folder = '(^|/)[^/]*(models?|templates?)/' %}
+{# a commit whose subject is scoped to a model ("[model] add mimo7b", "model: ...", "feat(models): ...") #}
+{% set model_commit_subject = '^\\W*(\\[models?\\]|models?\\s*:|[a-z]+\\(models?\\)\\s*:)' %}
 {# environments and task sets a framework trains on #}
 {% set env_folder = '(^|/)(envs?|environments?|tasksets?|tasks)/' %}
 {# a commit subject about a list, a citation, or a model, environment, task set, data set or benchmark #}
@@ -65,10 +67,21 @@ first_code as (
     group by framework_id
 ),
 
+forks as (
+    -- a framework whose history shares commits with another tracked framework's is a fork of it (or its
+    -- origin): it keeps the other's package name as its own, whenever that name arrived
+    select distinct
+        a.framework_id,
+        b.framework_id as other_framework_id
+    from commits as a
+    inner join commits as b on a.sha = b.sha and a.framework_id <> b.framework_id
+),
+
 vendored_roots as (
     -- a top-level folder named after another tracked framework that arrived more than a month after the
     -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
-    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it)
+    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it,
+    -- or shares its origin's commits: its package renamed after the fork, openllama2/ -> openrlhf/)
     select
         m.framework_id,
         split_part(m.path, '/', 1) as root
@@ -76,9 +89,53 @@ vendored_roots as (
     inner join {{ ref('int_frameworks__names') }} as t
         on {{ method_token("split_part(m.path, '/', 1)") }} = t.token and m.framework_id <> t.framework_id
     inner join first_code as f on m.framework_id = f.framework_id
-    where strpos(m.path, '/') > 0
+    left join forks as k on m.framework_id = k.framework_id and t.framework_id = k.other_framework_id
+    where strpos(m.path, '/') > 0 and k.framework_id is null
     group by m.framework_id, split_part(m.path, '/', 1)
     having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
+),
+
+framework_paths as (
+    -- every file path each framework's mined commits touched
+    select distinct
+        framework_id,
+        path
+    from mentions
+    where strpos(path, '/') > 0
+),
+
+framework_files as (
+    -- with a key in lower case, separators as '_'
+    select
+        framework_id,
+        path,
+        regexp_replace(lower(path), '[^a-z0-9/.]+', '_', 'g') as path_key
+    from framework_paths
+),
+
+nested_candidates as (
+    -- a file below a folder named after another tracked framework (not at the top level), with its path
+    -- from that folder
+    select
+        f.framework_id,
+        f.path,
+        t.framework_id as other_framework_id,
+        substr('/' || f.path_key, strpos('/' || f.path_key, '/' || t.token || '/') + 1) as other_path_key
+    from framework_files as f
+    inner join {{ ref('int_frameworks__names') }} as t
+        on f.framework_id <> t.framework_id and strpos('/' || f.path_key, '/' || t.token || '/') > 1
+),
+
+nested_copies as (
+    -- ... whose path from that folder is a path of that framework's own repository
+    -- (`verl_patch/verl/trainer/ppo/core_algos.py`): a copy of that framework's file (patched in or
+    -- vendored), its methods are the other framework's
+    select distinct
+        n.framework_id,
+        n.path
+    from nested_candidates as n
+    inner join framework_files as o
+        on n.other_framework_id = o.framework_id and n.other_path_key = o.path_key
 ),
 
 by_arxiv_id as (
@@ -96,13 +153,15 @@ by_arxiv_id as (
 
 id_commits as (
     -- when a framework carried a paper's arXiv id: within a month of that, an ambiguous, ordinary or
-    -- older name of the paper in a method context is taken as its name
+    -- older name of the paper in a method context is taken as its name (an id cited inline for something
+    -- else, in related work, news or data corroborates no name)
     select distinct
         framework_id,
         sha,
         arxiv_id,
         committed_at
     from by_arxiv_id
+    where mention_context not in ('inline_citation', 'related_work', 'news', 'data')
 ),
 
 aliases as (
@@ -115,7 +174,8 @@ aliases as (
         is_framework_name,
         is_model_name,
         bool_or(leads_with_ordinary_word) as leads_with_ordinary_word,
-        bool_or(alias_source = 'catalogue') as is_catalogued
+        bool_or(alias_source = 'catalogue') as is_catalogued,
+        bool_or(is_short_only) as is_short_only
     from (
         -- an acronym of three letters or fewer (ESS, OPD) is shared by too many things (a statistic,
         -- a tool) to name this paper's method in code alone: only beside its arXiv id (corroborated)
@@ -126,6 +186,7 @@ aliases as (
             is_framework_name,
             is_model_name,
             leads_with_ordinary_word,
+            is_short_acronym and alias_status = 'usable' as is_short_only,
             case when is_short_acronym and alias_status <> 'rejected' then 'rejected' else alias_status end
                 as alias_status,
             case
@@ -197,6 +258,111 @@ named_by_another as (
     having count(distinct n.framework_id) >= 2
 ),
 
+code_tokens as (
+    -- tokens code defines or sets (the places a short or fragmentary name is judged in)
+    select
+        framework_id,
+        sha,
+        path,
+        mention_value,
+        mention_context
+    from mentions
+    where mention_kind = 'token' and mention_context in ('code_def', 'config_key', 'option_value', 'code_name')
+),
+
+short_aliases as (
+    select distinct alias_token
+    from aliases
+    where is_short_only
+),
+
+loss_suffixes as (
+    select '_loss' as suffix
+    union all
+    select '_advantage' as suffix
+    union all
+    select '_estimator' as suffix
+    union all
+    select '_objective' as suffix
+),
+
+loss_prefixes as (
+    select 'use_' as prefix
+    union all
+    select 'enable_' as prefix
+    union all
+    select 'compute_' as prefix
+),
+
+short_loss_names as (
+    -- the identifiers that name a short acronym's loss, advantage or objective (`use_dft_loss`, `opd_advantage`)
+    select
+        a.alias_token,
+        a.alias_token || s.suffix as loss_token
+    from short_aliases as a
+    cross join loss_suffixes as s
+    union all
+    select
+        a.alias_token,
+        p.prefix || a.alias_token || '_loss' as loss_token
+    from short_aliases as a
+    cross join loss_prefixes as p
+),
+
+short_as_loss as (
+    -- a short acronym the same file's code names as a loss, advantage or objective: there it names the
+    -- method, as a longer name would
+    select distinct
+        m.framework_id,
+        m.sha,
+        m.path,
+        n.alias_token
+    from code_tokens as m
+    inner join short_loss_names as n on m.mention_value = n.alias_token
+    inner join code_tokens as l
+        on
+            m.framework_id = l.framework_id and m.sha = l.sha and m.path = l.path
+            and n.loss_token = l.mention_value and l.mention_context <> 'code_name'
+    where m.mention_context <> 'code_name'
+),
+
+code_token_words as (
+    -- a code token's first word and the rest
+    select
+        framework_id,
+        sha,
+        path,
+        split_part(mention_value, '_', 1) as first_word,
+        substr(mention_value, strpos(mention_value, '_') + 1) as after_first_word
+    from code_tokens
+    where strpos(mention_value, '_') > 0
+),
+
+fragment_prone_aliases as (
+    -- names of several words whose first word is an ordinary one (world_env, turn_ppo)
+    select distinct alias_token
+    from aliases
+    where leads_with_ordinary_word and not is_catalogued and strpos(alias_token, '_') > 0
+),
+
+inside_longer_identifier as (
+    -- such a name in code inside a longer identifier of the same file (`app_world_env`, `multi_turn_ppo`:
+    -- one more word before it) is a fragment of another thing's name. A verb or flag before the name
+    -- (`use_turn_ppo`, `compute_turn_ppo`) names the thing itself.
+    select distinct
+        l.framework_id,
+        l.sha,
+        l.path,
+        a.alias_token
+    from code_token_words as l
+    inner join fragment_prone_aliases as a on l.after_first_word = a.alias_token
+    where
+        l.first_word not in (
+            'use', 'enable', 'compute', 'apply', 'run', 'get', 'set', 'build', 'make', 'init', 'is', 'has', 'with',
+            'do', 'add', 'create', 'default', 'test', 'load', 'train', 'my'
+        )
+),
+
 by_alias as (
     select
         m.framework_id,
@@ -215,12 +381,20 @@ by_alias as (
         case
             when c.sha is not null then 'usable'
             when m.fragment_of_longer_name and a.leads_with_ordinary_word and not a.is_catalogued then 'rejected'
+            when sl.sha is not null and a.alias_status = 'rejected' and a.is_short_only then 'usable'
+            when fi.sha is not null and m.mention_context in ('code_def', 'config_key', 'option_value', 'code_name')
+                then 'rejected'
             else a.alias_status
         end as alias_status,
         case
             when c.sha is not null then 'with its arXiv id in the framework within a month'
             when m.fragment_of_longer_name and a.leads_with_ordinary_word and not a.is_catalogued
                 then 'a fragment of a longer file or folder name (the name starts with an ordinary word)'
+            when sl.sha is not null and a.alias_status = 'rejected' and a.is_short_only
+                then 'a short acronym the code names as a loss or advantage (`use_dft_loss`)'
+            when fi.sha is not null and m.mention_context in ('code_def', 'config_key', 'option_value', 'code_name')
+                then 'a fragment of a longer identifier in the same file (`app_world_env`; the name starts with an '
+                    || 'ordinary word)'
             else a.alias_reason
         end as alias_reason
     from (
@@ -244,6 +418,7 @@ by_alias as (
             a.is_model_name,
             a.is_catalogued,
             a.leads_with_ordinary_word,
+            a.is_short_only,
             case when nb.arxiv_id is null then a.alias_status else 'rejected' end as alias_status,
             case
                 when nb.arxiv_id is null then a.alias_reason
@@ -257,6 +432,10 @@ by_alias as (
         on
             m.framework_id = c.framework_id and m.sha = c.sha and m.path = c.path
             and m.mention_value = c.mention_value and a.arxiv_id = c.arxiv_id
+    left join short_as_loss as sl
+        on m.framework_id = sl.framework_id and m.sha = sl.sha and m.path = sl.path and m.mention_value = sl.alias_token
+    left join inside_longer_identifier as fi
+        on m.framework_id = fi.framework_id and m.sha = fi.sha and m.path = fi.path and m.mention_value = fi.alias_token
     where m.mention_kind = 'token'
 ),
 
@@ -278,11 +457,15 @@ placed as (
                 then 'data'
             -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
             when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
+            -- a copy of another tracked framework's file, nested in a folder named after it
+            when nc.path is not null then 'data'
             -- a copy of another tracked framework vendored in
             when exists (
                     select 1 as hit from vendored_roots as v
                     where v.framework_id = l.framework_id and starts_with(l.path, v.root || '/')
                 ) then 'data'
+            -- a user interface (a frontend, a desktop app, its translations) implements no training method
+            when {{ regex_contains('lower(l.path)', '(^|/)(frontend|src-tauri|i18n|locales?)/') }} then 'data'
             -- a dependency manifest names the packages the framework installs, not methods it implements
             when {{ regex_contains('lower(l.path)',
                 '(^|/)(pyproject\\.toml|setup\\.(py|cfg)|requirements[^/]*\\.(txt|in)|package(-lock)?\\.json|[^/]*\\.lock|environment\\.ya?ml|pipfile)$') }}
@@ -314,6 +497,7 @@ placed as (
             regexp_replace(l.path, '/(index|readme)\.[A-Za-z]+$', '', 'i'), '^.*/|\.[A-Za-z]+$', '', 'g'
         ) as page_name
     from linked as l
+    left join nested_copies as nc on l.framework_id = nc.framework_id and l.path = nc.path
 ),
 
 dataset_files as (
@@ -331,6 +515,20 @@ dataset_files as (
         l.match_kind = 'alias' and l.mention_context = 'path' and d.mention_kind = 'token'
         and starts_with(d.mention_value, l.mention_value || '_')
         and {{ regex_contains('substr(d.mention_value, length(l.mention_value) + 2)', '^[0-9]+[km](_|$)') }}
+),
+
+model_sized_names as (
+    -- a name the same file also writes with a parameter count (`Seed-Coder-8B-Base`, `kestrel_7b`) as a
+    -- string: a model's name (registrations, download tables, templates), not a training method
+    select distinct
+        framework_id,
+        sha,
+        path,
+        {{ regex_extract('mention_value', '^([a-z0-9_]*[a-z])_[0-9]+_?b(_|$)', 1) }} as alias_token
+    from mentions
+    where
+        mention_kind = 'token' and mention_context = 'option_value'
+        and {{ regex_contains('mention_value', '^[a-z0-9_]*[a-z]_[0-9]+_?b(_|$)') }}
 ),
 
 method_pages as (
@@ -395,6 +593,7 @@ graded as (
         o.framework_id is not null as is_own_paper,
         ds.sha is not null as is_dataset_file,
         mp.arxiv_id is not null as is_method_page,
+        ms.sha is not null as is_model_sized,
         ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
@@ -442,6 +641,19 @@ graded as (
                     or {{ regex_contains('lower(pl.page_name)', models_page) }}
                     or k.is_model_report
                 )
+                then 'citation'
+            when pl.match_kind = 'alias' and not pl.is_known_name and ms.sha is not null then 'citation'
+            -- a commit scoped to a model ("[model] add mimo7b") adds that model (its registration, template,
+            -- converter): a paper's name it adds names the model, not a training method
+            when
+                pl.match_kind = 'alias' and not pl.is_known_name
+                and {{ regex_contains("lower(split_part(pl.message, chr(10), 1))", model_commit_subject) }}
+                then 'citation'
+            -- in a models folder (architectures, builders) the arXiv id of a paper without an RL method, or of
+            -- a model's report, cites the model the code builds
+            when
+                pl.match_kind = 'arxiv_id' and {{ regex_contains('lower(pl.path)', models_folder) }}
+                and (k.is_read_not_rl or k.is_model_report)
                 then 'citation'
             -- the name of a paper that proposes no RL method names a model, benchmark, environment or
             -- tool a recipe uses (its arXiv id in implementing code, a catalogued name or one beside its
@@ -493,6 +705,10 @@ graded as (
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
     left join method_pages as mp
         on pl.framework_id = mp.framework_id and pl.sha = mp.sha and pl.path = mp.path and pl.arxiv_id = mp.arxiv_id
+    left join model_sized_names as ms
+        on
+            pl.framework_id = ms.framework_id and pl.sha = ms.sha and pl.path = ms.path
+            and pl.mention_value = ms.alias_token
     left join dataset_files as ds
         on
             pl.framework_id = ds.framework_id and pl.sha = ds.sha and pl.path = ds.path
@@ -537,6 +753,14 @@ select
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
             and {{ regex_contains('lower(g.page_name)', models_page) }}
             then 'a model''s name on a supported-models page, not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_model_sized
+            then 'a model''s name: the file also writes it with a parameter count (`Seed-Coder-8B`), not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name
+            and {{ regex_contains("lower(split_part(g.message, chr(10), 1))", model_commit_subject) }}
+            then 'a name a commit scoped to a model adds: the model''s, not a method'
+        when g.evidence_grade = 'citation' and g.match_kind = 'arxiv_id'
+            and {{ regex_contains('lower(g.path)', models_folder) }} and (g.is_read_not_rl or g.is_model_report)
+            then 'the id of a model''s paper in a models folder: cites the model built, not a method'
         when g.evidence_grade = 'citation' and g.paper_kind in ('dataset', 'benchmark', 'survey')
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl
