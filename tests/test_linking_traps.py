@@ -181,6 +181,7 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
     rows = con.execute("select arxiv_id, first_commit_sha, evidence_grade from marts.fct_method_adoptions "
                        "order by arxiv_id").fetchall()
     assert rows == [
+        ("2503.00005", shas["2025-03-14"], "documented"),  # the framework's own paper (the truth counts it)
         ("2503.00006", shas["2025-03-20"], "implementation"),  # option value
         ("2503.00007", shas["2025-03-21"], "implementation"),  # new module named after it
         ("2503.00008", shas["2025-03-22"], "documented"),  # its algorithm docs page
@@ -196,6 +197,7 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
     reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
     assert "option value" in reasons["2503.00006"] and "path" in reasons["2503.00007"]
     assert "docs" in reasons["2503.00008"] and "example" in reasons["2503.00009"]
+    assert "own system paper" in reasons["2503.00005"]
 
 
 def test_traps_are_citations_or_rejected_with_a_reason(linked):
@@ -206,7 +208,6 @@ def test_traps_are_citations_or_rejected_with_a_reason(linked):
     assert "data" in cited["2503.00002"]  # a dataset's name in an example's data folder
     assert "related work" in cited["2503.00003"]  # the "built with" list
     assert "inline citation" in cited["2503.00004"]  # cited inside a sentence of a docs page
-    assert "own system paper" in cited["2503.00005"]  # the framework's own paper
     assert "docs site" in cited["2503.00012"]  # a docs site's page listing papers
     assert "related work" in cited["2503.00013"]  # an arXiv badge
     assert "related work" in cited["2503.00014"]  # the References of an rst page

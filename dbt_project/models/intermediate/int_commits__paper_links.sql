@@ -565,7 +565,7 @@ kinds as (
 ),
 
 own_papers as (
-    -- a framework's own system paper (its name is the paper's name) is cited by it, not adopted
+    -- a framework's own system paper (its name is the paper's name): its id in the repository documents it
     select distinct
         arxiv_id,
         named_framework_id as framework_id
@@ -597,6 +597,9 @@ graded as (
         ids.message_ids,
         case
             when pl.alias_status = 'rejected' then 'rejected'
+            -- the paper that introduces the framework (its name is the paper's name), cited by id anywhere in
+            -- the framework's own repository, is what the framework implements (the truth's convention)
+            when o.framework_id is not null and pl.match_kind = 'arxiv_id' then 'documented'
             when pl.place in ('data', 'news') then 'citation'
             when pl.place = 'readme' and pl.mention_context not in ('docs_heading', 'feature_link') then 'citation'
             -- its id in the references or a list of a page documenting that method (not a paper without an
@@ -777,6 +780,7 @@ select
             g.evidence_grade = 'documented' and g.is_method_page
             and g.mention_context in ('docs_list', 'related_work', 'inline_citation')
             then 'its id in the references of a page documenting the method'
+        when g.evidence_grade = 'documented' and g.is_own_paper then 'the framework''s own system paper'
         when g.evidence_grade = 'documented' then 'documented as supported'
         when g.match_kind = 'alias' and g.alias_status = 'usable' and g.alias_reason <> 'a distinctive name'
             then 'implemented (' || g.alias_reason || ')'
