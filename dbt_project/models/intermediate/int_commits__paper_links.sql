@@ -565,10 +565,25 @@ kinds as (
 ),
 
 own_papers as (
-    -- a framework's own system paper (its name is the paper's name): its id in the repository documents it
+    -- a framework's own system paper: its name is the framework's name (AReaL), or a name made from it
+    -- (SkyRL-Agent: a sub-project's, or a work built on the framework elsewhere)
+    select
+        a.arxiv_id,
+        a.named_framework_id as framework_id,
+        bool_or(n.token is not null) as names_the_framework
+    from {{ ref('int_methods__aliases') }} as a
+    left join {{ ref('int_frameworks__names') }} as n
+        on a.named_framework_id = n.framework_id and a.alias_token = n.token
+    where a.named_framework_id is not null
+    group by a.arxiv_id, a.named_framework_id
+),
+
+own_folders as (
+    -- ... and the top-level folder a name made from the framework's would be the sub-project's
     select distinct
         arxiv_id,
-        named_framework_id as framework_id
+        named_framework_id as framework_id,
+        alias_token
     from {{ ref('int_methods__aliases') }}
     where named_framework_id is not null
 ),
@@ -598,8 +613,13 @@ graded as (
         case
             when pl.alias_status = 'rejected' then 'rejected'
             -- the paper that introduces the framework (its name is the paper's name), cited by id anywhere in
-            -- the framework's own repository, is what the framework implements (the truth's convention)
-            when o.framework_id is not null and pl.match_kind = 'arxiv_id' then 'documented'
+            -- the framework's own repository, is what the framework implements (the truth's convention); a
+            -- paper named after the framework (X-Agent) only inside its own sub-project's folder (elsewhere it
+            -- is a work built on the framework, which a README may list)
+            when
+                o.framework_id is not null and pl.match_kind = 'arxiv_id'
+                and (o.names_the_framework or f.arxiv_id is not null)
+                then 'documented'
             when pl.place in ('data', 'news') then 'citation'
             when pl.place = 'readme' and pl.mention_context not in ('docs_heading', 'feature_link') then 'citation'
             -- its id in the references or a list of a page documenting that method (not a paper without an
@@ -705,6 +725,10 @@ graded as (
     from placed as pl
     left join kinds as k on pl.arxiv_id = k.arxiv_id
     left join own_papers as o on pl.arxiv_id = o.arxiv_id and pl.framework_id = o.framework_id
+    left join own_folders as f
+        on
+            pl.arxiv_id = f.arxiv_id and pl.framework_id = f.framework_id
+            and {{ method_token("split_part(pl.path, '/', 1)") }} = f.alias_token
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
     left join method_pages as mp
         on pl.framework_id = mp.framework_id and pl.sha = mp.sha and pl.path = mp.path and pl.arxiv_id = mp.arxiv_id
@@ -768,7 +792,7 @@ select
             then 'a ' || g.paper_kind || ' paper: used or cited, not a method the framework implements'
         when g.evidence_grade = 'citation' and g.match_kind = 'alias' and not g.is_known_name and g.is_read_not_rl
             then 'the name of a paper without an RL method (a model, benchmark or tool used), not a method'
-        when g.evidence_grade = 'citation' and g.is_own_paper then 'the framework''s own system paper'
+        when g.evidence_grade = 'citation' and g.is_own_paper then 'a work named after the framework (built on it)'
         when g.evidence_grade = 'citation' and g.is_dataset_file
             then 'a file about a data set named after it (the name with a size), not the method'
         when g.evidence_grade = 'citation' and g.mention_context = 'option_value' then 'a model name as a config value'
