@@ -1,9 +1,10 @@
 """Text helpers every source and the screener share: arXiv's old-style ids, code links in free text,
-and the text of a fetched page."""
+the text of a fetched page, and a method name's identifier form and how common its words are."""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import requests
 
@@ -17,6 +18,26 @@ _CODE_URL_RE = re.compile(
     r"/[^\s,;()\[\]{}<>\"'`]+",
     re.IGNORECASE,
 )
+
+
+def method_token(name: str) -> str:
+    """The identifier form of a method name, as dbt's `method_token` macro computes it
+    ('Dr. GRPO' -> 'dr_grpo', 'REINFORCE++' -> 'reinforce_plus_plus')."""
+    text = name.lower().replace("++", "_plus_plus")
+    text = re.sub(r"[^a-z0-9]+", "_", text)
+    return re.sub(r"_+", "_", text).strip("_")
+
+
+@lru_cache(maxsize=262_144)
+def word_zipf(token: str) -> float:
+    """How common the token's words are in English (wordfreq's Zipf scale: 3 = once per million
+    words; 0 = unknown): the least common of its parts, so `test_time` is ordinary words and
+    `dr_grpo` is not. A name made of ordinary words needs a method context to be evidence."""
+    if "plus_plus" in token or not token.strip("_"):  # a symbol in the name (REINFORCE++): no phrase
+        return 0.0
+    from wordfreq import zipf_frequency  # imported on first use: its word lists load slowly
+
+    return min(zipf_frequency(part, "en") for part in token.split("_") if part)
 
 
 def canonical_old_id(archive: str, number: str) -> str:

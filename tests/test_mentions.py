@@ -104,7 +104,8 @@ def test_contexts_match_the_staging_tests_and_words_are_graded():
 
     import yaml
 
-    from ingestion.git.mentions import CONTEXTS, word_zipf
+    from ingestion.git.mentions import CONTEXTS
+    from ingestion.text import word_zipf
 
     staging = yaml.safe_load(Path("dbt_project/models/staging/_staging.yml").read_text())
     model = next(m for m in staging["models"] if m["name"] == "stg_git__commit_mentions")

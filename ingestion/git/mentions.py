@@ -16,8 +16,6 @@ import keyword
 import re
 from functools import lru_cache
 
-from wordfreq import zipf_frequency
-
 from ingestion.text import canonical_old_id
 
 # --- arXiv ids -------------------------------------------------------------------------------
@@ -448,13 +446,3 @@ def contextual_mentions(text: str, path: str, location: str, file_added: bool = 
     else:
         found.ids(text, "data")
     return found
-
-
-@lru_cache(maxsize=262_144)
-def word_zipf(token: str) -> float:
-    """How common the token's words are in English (wordfreq's Zipf scale: 3 = once per million
-    words; 0 = unknown): the least common of its parts, so `test_time` is ordinary words and
-    `dr_grpo` is not. A name made of ordinary words needs a method context to be evidence."""
-    if "plus_plus" in token or not token.strip("_"):  # a symbol in the name (REINFORCE++): no phrase
-        return 0.0
-    return min(zipf_frequency(part, "en") for part in token.split("_") if part)

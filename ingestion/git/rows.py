@@ -15,7 +15,8 @@ import pyarrow as pa
 
 from ingestion import config
 from ingestion.git.mining import MinedCommit
-from ingestion.git.mentions import CONTEXT_RANK, word_zipf
+from ingestion.git.mentions import CONTEXT_RANK
+from ingestion.text import word_zipf
 
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
 _ARROW_TYPES = {"text": pa.string(), "bigint": pa.int64(), "double": pa.float64(), "bool": pa.bool_(),

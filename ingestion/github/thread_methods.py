@@ -22,8 +22,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ingestion import config
+from ingestion.text import method_token, word_zipf
+
 ORDINARY_WORD_ZIPF = 3.0  # dbt var ordinary_word_zipf
-_SEEDS = Path(__file__).resolve().parents[2] / "dbt_project" / "seeds"
+_SEEDS = config.FRAMEWORKS_SEED.parent
 
 ARXIV_ID = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 # an acronym-like token (GRPO, REINFORCE++, SimPO, GSPO-token, M2PO), the acronym of a class name
@@ -80,44 +83,29 @@ _CONTEXT_BEFORE = re.compile(r"(?:\b(?:add(?:s|ed|ing)?|support(?:s|ed|ing)?(?: 
 
 @lru_cache(maxsize=1)
 def _catalogue() -> frozenset[str]:
-    """Curated method aliases (acronyms and code tokens) and the tracked frameworks' names."""
+    """Curated method aliases (acronyms and code tokens)."""
     names: set[str] = set()
     path = _SEEDS / "method_catalogue.csv"
     if path.exists():
         with path.open(newline="", encoding="utf-8") as fh:
-            names |= {_token(r["alias"]) for r in csv.DictReader(fh) if r["alias_kind"] in ("acronym", "code_token")}
+            names |= {method_token(r["alias"]) for r in csv.DictReader(fh) if r["alias_kind"] in ("acronym", "code_token")}
     return frozenset(names)
 
 
-@lru_cache(maxsize=1)
-def _framework_names() -> frozenset[str]:
-    path = _SEEDS / "frameworks.csv"
-    if not path.exists():
-        return frozenset()
-    with path.open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    return frozenset({_token(r["framework_id"]) for r in rows} | {_token(r["display_name"]) for r in rows})
-
-
-def _token(name: str) -> str:
-    return re.sub(r"_+", "_", re.sub(r"[^a-z0-9]+", "_", name.lower().replace("++", "_plus_plus"))).strip("_")
-
-
-@lru_cache(maxsize=4096)
-def _zipf(word: str) -> float:
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover - wordfreq is a dependency; without it nothing is ordinary
-        return 0.0
-    return zipf_frequency(word, "en")
+@lru_cache(maxsize=4)
+def _framework_names(registry: Path) -> frozenset[str]:
+    """The tracked frameworks' ids and display names (the registry a refresh reads, frameworks users added
+    included)."""
+    return frozenset(method_token(name) for f in config.frameworks(registry)
+                     for name in (f.framework_id, f.display_name))
 
 
 def is_model_or_infrastructure(name: str) -> bool:
     """A model, modality, benchmark, project, framework or infrastructure name: never a method."""
     bare = name.strip("+").strip()
-    if _NOT_A_METHOD.match(bare) or _token(bare) in _framework_names():
+    if _NOT_A_METHOD.match(bare) or method_token(bare) in _framework_names(config.frameworks_csv()):
         return True
-    if _token(bare) in _catalogue():
+    if method_token(bare) in _catalogue():
         return False
     return bool(_MODEL_PART.search(bare) or _VERSIONED.search(bare) or _PROJECT.search(bare))
 
@@ -125,9 +113,9 @@ def is_model_or_infrastructure(name: str) -> bool:
 def is_ordinary_word(name: str) -> bool:
     """A name whose word is common English: it names a method only in a method context."""
     bare = name.strip("+")
-    if _token(name) in _catalogue() or _METHOD_SHAPE.search(name) and len(bare) >= 3:
+    if method_token(name) in _catalogue() or _METHOD_SHAPE.search(name) and len(bare) >= 3:
         return False
-    return all(_zipf(w) >= ORDINARY_WORD_ZIPF for w in re.split(r"[-_ ]+", bare.lower()) if w)
+    return word_zipf(method_token(bare)) >= ORDINARY_WORD_ZIPF
 
 
 def in_method_context(text: str, start: int, end: int) -> bool:

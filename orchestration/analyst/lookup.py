@@ -17,6 +17,7 @@ from typing import Any
 
 import duckdb
 
+from ingestion.text import method_token
 from orchestration.analyst.sql import format_table
 
 ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})", re.I)
@@ -24,13 +25,6 @@ RULE_FLAGS = ("issue_first", "tests_required", "paper_link_required", "cla_requi
 
 
 # --- parsing the query ----------------------------------------------------------------------
-
-def method_token(name: str) -> str:
-    """The identifier form of a method name, as dbt's `method_token` macro computes it."""
-    text = name.lower().replace("++", "_plus_plus")
-    text = re.sub(r"[^a-z0-9]+", "_", text)
-    return re.sub(r"_+", "_", text).strip("_")
-
 
 def parse_arxiv_id(text: str) -> str | None:
     """'2503.14476v2', 'arXiv:2503.14476', 'https://arxiv.org/pdf/2503.14476v1.pdf' -> '2503.14476'."""
