@@ -564,28 +564,27 @@ kinds as (
     inner join {{ ref('stg_arxiv__papers') }} as p on s.arxiv_id = p.arxiv_id
 ),
 
-own_papers as (
-    -- a framework's own system paper: its name is the framework's name (AReaL), or a name made from it
-    -- (SkyRL-Agent: a sub-project's, or a work built on the framework elsewhere)
-    select
-        a.arxiv_id,
-        a.named_framework_id as framework_id,
-        bool_or(n.token is not null) as names_the_framework
-    from {{ ref('int_methods__aliases') }} as a
-    left join {{ ref('int_frameworks__names') }} as n
-        on a.named_framework_id = n.framework_id and a.alias_token = n.token
-    where a.named_framework_id is not null
-    group by a.arxiv_id, a.named_framework_id
-),
-
 own_folders as (
-    -- ... and the top-level folder a name made from the framework's would be the sub-project's
+    -- the names of papers named after a framework: the framework's own name (AReaL), or a name made from it
+    -- (SkyRL-Agent: a sub-project's, in its top-level folder, or a work built on the framework elsewhere)
     select distinct
         arxiv_id,
         named_framework_id as framework_id,
         alias_token
     from {{ ref('int_methods__aliases') }}
     where named_framework_id is not null
+),
+
+own_papers as (
+    -- a framework's own system paper, and whether its name is the framework's name itself
+    select
+        o.arxiv_id,
+        o.framework_id,
+        bool_or(n.token is not null) as names_the_framework
+    from own_folders as o
+    left join {{ ref('int_frameworks__names') }} as n
+        on o.framework_id = n.framework_id and o.alias_token = n.token
+    group by o.arxiv_id, o.framework_id
 ),
 
 message_ids as (
