@@ -337,7 +337,7 @@ def lofo_tables(truth_rows: list[dict], cache: Path, truth: Path) -> list[str]:
     return lines
 
 
-def check_set(labels: Path, cache: Path, other_rules: Callable | None = None) -> list[str]:
+def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, errors: bool = False) -> list[str]:
     """Proposal and failure P/R on a check set of threads outside the registry (our own labels, by the
     study's definitions: a proposal asks for or brings a named RL training method; a failure report says
     training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set."""
@@ -358,6 +358,16 @@ def check_set(labels: Path, cache: Path, other_rules: Callable | None = None) ->
             pairs = [(hand, decide(t)) for hand, t in items]
             lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
                          f"{_prf('failure', 'failure_report', pairs)}")
+    if errors:
+        lines.append("errors of the shipped role step (hand label -> role: reason):")
+        for r in rows:
+            thread = cached_thread(cache, r["repo"], r["number"])
+            if thread is None:
+                continue
+            role, reason = shipped(thread_text(thread))
+            hand = {"failure": "failure_report"}.get(r["thread_type"], r["thread_type"])
+            if (hand == "proposal") != (role == "proposal") or (hand == "failure_report") != (role == "failure_report"):
+                lines.append(f"  {r['repo']}#{r['number']}: {r['thread_type']} -> {role}: {reason}")
     if has_method_labels(rows):
         lines += ["method names (ingestion.github.thread_methods.method_names):", *method_naming(rows, cache)]
     return lines
@@ -412,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rules from {args.rules_file} (version {module.CLASSIFIER_VERSION})")
         other_rules = lambda t: module.thread_role(t)[0]  # noqa: E731
     if args.check_set:
-        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules)))
+        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules, args.errors)))
         return 0
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, the shipped role step (learned combination fitted on these threads: not held out; "

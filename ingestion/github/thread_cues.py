@@ -74,7 +74,8 @@ FEATURE_VERB = _rx(r"\b(?:add(?:s|ed|ing)?|addition of|support(?:s|ed|ing)?(?: f
 MAINTENANCE_START = _rx(r"^(?:fix(?:es|ed|ing)?|bug ?fix|hot ?fix|docs?|documentation|refactor(?:s|ed|ing)?|"
                         r"chore|ci|tests?|typo|revert|bump(?:s|ed)?|style|lint|format(?:ting)?|clean ?up|"
                         r"remove[sd]?|delete[sd]?|deprecate[sd]?|rename[sd]?|update[sd]?|upgrade[sd]?|"
-                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b")
+                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b|"
+                        r"^(?:更新|修复|修正|修改|重构|文档|删除|移除|升级)")
 MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|readme|refactor|revert|"
                       r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
 # documentation content a pull request may add about a method without adding the method
@@ -155,8 +156,9 @@ STALLS = _rx(
     r"(?:flat|constant|unchanged|the same)|(?:stays?|remains?|stuck|keeps?)\s+(?:at|around|near)\s+-?\d|"
     r"(?:is|are|was|were|stays?|remains?|keeps?)\s+(?:always|constantly|still)\s+(?:at\s+)?(?:-?\d+(?:\.\d+)?|zero)"
     + _R + r"|(?:is|are|was|were|becomes?|became|goes|went|turns?|drops? to|stays?|remains?)\s+(?:at\s+)?"
-    r"(?:0(?:\.0+)?|zero)" + _R + r"|always (?:-?\d+(?:\.\d+)?|zero)" + _R + r"|=\s*0(?:\.0+)?" + _R + r")|"
-    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:效果|提升|收益|变化|增长)|训不动|学不到|"
+    r"(?:0(?:\.0+)?|zero)" + _R + r"|always (?:-?\d+(?:\.\d+)?|zero)" + _R + r")|"
+    + _METRIC + r"\s*=\s*0(?:\.0+)?" + _R + r"|\bgrad(?:ient)?_?norm['\"]?\s*:\s*0(?:\.0+)?" + _R + r"|"
+    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:明显|显著)?的?(?:效果|提升|收益|变化|增长|上升)|训不动|学不到|"
     r"不再(?:增长|上升|提升|上涨|提高|变化)|一直(?:都)?(?:是|为)\s*-?\d|(?:为|是|变为|变成)\s*0(?![.\d])")
 WORSENS = _rx(
     _METRIC + r"[^.\n]{0,25}?\b(?:drops?|dropped|dropping|decreas\w*|declin\w*|falls?|fell|falling|degrad\w*|"
@@ -195,6 +197,8 @@ WRONG_RESULTS = _rx(
     + _METRIC + r"s?\s+(?:is\s+)?abnormal|\breward hacking\b|"
     r"\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b[^.\n]{0,40}?\b(?:wrong|incorrect|worse|garbled|broken)\b|"
     r"\b(?:wrong|incorrect|worse|garbled|broken)\b[^.\n]{0,30}?\bafter (?:\w+ ){0,3}(?:training|trained|fine-?tuning)\b|"
+    r"\b(?:low|poor|bad|worse) (?:performance|results?|accuracy|scores?|rewards?) after (?:\w+ ){0,2}"
+    r"(?:training|trained|fine-?tuning|reinforcement learning|rl|grpo|ppo|dpo)\b|"
     r"异常|复现\S{0,10}(?:不一致|差|低|不了)|(?:无法|不能|没能|未能)复现|不一致|对不齐|对不上|差(?:距|别)(?:很|非常|较)?大|"
     r"效果(?:很|非常)?(?:差|不好)")
 RUN_BREAKS = _rx(r"\bhang(?:s|ing|ed)?\b|\bhung\b|\bstuck (?:at|in|when|during|on|after)\b|\bdeadlock\w*|"
@@ -212,6 +216,8 @@ DEGENERATE = _rx(DEGENERATE.pattern + r"|"
                  r"answers?|text|generations?)\b|"
                  r"\b(?:same|identical) (?:outputs?|responses?|answers?|completions?)\b[^.\n]{0,30}?\b(?:for|to|regardless|"
                  r"no matter)\b|\bno matter what\b[^.\n]{0,40}?\bsame (?:output|response|answer)|"
+                 r"\brepeated (?:outputs?|responses?|tokens|text|words|sentences|phrases|answers?)\b|"
+                 r"\b(?:keeps?|kept|started|starts?) repeating\b|"
                  r"胡言乱语|乱回|乱答|乱说|胡说|答非所问|(?:输出|回答|回复)\S{0,6}?(?:乱码|异常|为空|空白|重复|一样|相同)")
 STALLS = _rx(STALLS.pattern + r"|"
              + _METRIC + r"[^.\n]{0,30}?\bunable to\s+(?:\w+\s+)?(?:increas|improv|ris|grow|converg|decreas)\w*|"
@@ -342,6 +348,12 @@ def _names_method(text: str) -> bool:
     return bool(method_words(text) or [n for n in method_names(text) if not thread_methods.ARXIV_ID.fullmatch(n)])
 
 
+def _bracketed_methods(title: str) -> list[str]:
+    """Methods a title lists in brackets: the options it asks for ('pluggable estimator (RLOO, REINFORCE++)')."""
+    options = " ".join(re.findall(r"\(([^()]*)\)", title))
+    return [n for n in method_names(options) if not thread_methods.ARXIV_ID.fullmatch(n)] if options else []
+
+
 def ask_object_and_context(core: str) -> tuple[str, str] | None:
     """(what a title's ask is for, led by its verb; the context after its preposition), or None
     without an ask: 'Support min_p sampling in GRPO rollout' -> ('Support min_p sampling', 'in GRPO rollout')."""
@@ -364,7 +376,7 @@ def method_only_as_context(core: str) -> bool:
     """A title that asks for something that names no method, naming a method only as the place of
     the ask ('Support min_p sampling in GRPO rollout', 'Add multi-turn support for PPO')."""
     ask = ask_object_and_context(core)
-    if ask is None or not ask[0].split(maxsplit=1)[1:]:
+    if ask is None or not ask[0].split(maxsplit=1)[1:] or _bracketed_methods(core):
         return False
     return not _names_method(ask[0]) and _names_method(ask[1])
 
@@ -383,7 +395,7 @@ def ask_for_model_or_infrastructure(core: str) -> bool:
     ask = ask_object_and_context(core)
     wanted = ask[0] if ask else subject
     named = [n for n in method_names(wanted) if not thread_methods.ARXIV_ID.fullmatch(n)]
-    if EXTENSION_POINT.search(subject) and not named:
+    if EXTENSION_POINT.search(subject) and not named and not _bracketed_methods(subject):
         return True
     if ask is None or _names_method(wanted):
         return False
