@@ -74,10 +74,12 @@ FEATURE_VERB = _rx(r"\b(?:add(?:s|ed|ing)?|addition of|support(?:s|ed|ing)?(?: f
 MAINTENANCE_START = _rx(r"^(?:fix(?:es|ed|ing)?|bug ?fix|hot ?fix|docs?|documentation|refactor(?:s|ed|ing)?|"
                         r"chore|ci|tests?|typo|revert|bump(?:s|ed)?|style|lint|format(?:ting)?|clean ?up|"
                         r"remove[sd]?|delete[sd]?|deprecate[sd]?|rename[sd]?|update[sd]?|upgrade[sd]?|"
-                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?)\b|"
+                        r"perf|misc|build|release|minor|cp|clarif(?:y|ies|ied)|explain(?:s|ed)?|document(?:s|ed)?|"
+                        r"improve[sd]?|modif(?:y|ies|ied)|tweak(?:s|ed)?|adjust(?:s|ed)?|simplif(?:y|ies|ied)|polish(?:es|ed)?)\b|"
                         r"^(?:更新|修复|修正|修改|重构|文档|删除|移除|升级)")
 MAINTENANCE_ANY = _rx(r"\b(?:fix(?:es|ed)?|typo|docs?|documentation|paper index|readme|refactor|revert|"
-                      r"bump|deprecat\w*|remov(?:e|es|ing) the)\b")
+                      r"bump|deprecat\w*|remov(?:e|es|ing) the|unit ?tests?|tests? for|off-by-(?:one|1)|no[_ ]grad|detach\w*|"
+                      r"args|arguments)\b")
 # documentation content a pull request may add about a method without adding the method
 DOCS_CONTENT = _rx(r"\b(?:sections?|chapters?|tutorials?|notebooks?|cookbooks?|blog ?posts?|blogs?|guides?|"
                    r"paper[ _]index|awesome|readme|introduction|intro|overview|explained|explainer|walkthrough)\b|"
@@ -158,7 +160,7 @@ STALLS = _rx(
     + _R + r"|(?:is|are|was|were|becomes?|became|goes|went|turns?|drops? to|stays?|remains?)\s+(?:at\s+)?"
     r"(?:0(?:\.0+)?|zero)" + _R + r"|always (?:-?\d+(?:\.\d+)?|zero)" + _R + r")|"
     + _METRIC + r"\s*=\s*0(?:\.0+)?" + _R + r"|\bgrad(?:ient)?_?norm['\"]?\s*:\s*0(?:\.0+)?" + _R + r"|"
-    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|没有?(?:明显|显著)?的?(?:效果|提升|收益|变化|增长|上升)|训不动|学不到|"
+    r"不收敛|不上升|不下降|不增长|不涨|涨不上去|无收益|学习困难|难以学习|学不会|没有?(?:明显|显著)?的?(?:效果|提升|收益|变化|增长|上升)|训不动|学不到|"
     r"不再(?:增长|上升|提升|上涨|提高|变化)|一直(?:都)?(?:是|为)\s*-?\d|(?:为|是|变为|变成)\s*0(?![.\d])")
 WORSENS = _rx(
     _METRIC + r"[^.\n]{0,25}?\b(?:drops?|dropped|dropping|decreas\w*|declin\w*|falls?|fell|falling|degrad\w*|"
@@ -290,7 +292,7 @@ ERROR = _rx(r"\btraceback\b|\b\w+error\b|\bexception\b|\berror\b|报错")
 BUG = _rx(r"\bbugs?\b|\b(?:do|does|did)(?:n'?t| not) (?:seem to )?work\b|\bseems? (?:not|n'?t|don'?t|doesn'?t) (?:to )?work\b|\bincorrect(?:ly)?\b|\bwrong\b|\binconsisten\w*\b|\bmalfunction\w*\b|\bmismatch\w*\b|"
           r"\b(?:does ?n[o']?t|not) work\w*\b|\bbroken\b|\bshould (?:be|not)\b|\btypo\b|\bmistake\b|\bfails?\b|"
           r"\bfailed\b|\bunexpected\b|\bregression\b|\bnot (?:be )?supported\b|\bunsupported\b|"
-          r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持")
+          r"\bdo(?:es)?(?:n't| not) support\b|\bcan(?:not|'t)\b|\bunable to\b|不支持|漏洞|逻辑错误|报错")
 QUESTION = _rx(r"\?\s*$|？\s*$|^(?:how|why|what|where|when|which|who|is|are|does|do|did|can|could|should|would)\b|"
                r"\[\s*question\s*\]|\bquestion\b|请问|问题|疑问|为什么|如何|怎么|[吗么呢]\s*[？?]?\s*$")
 TITLE_TAG = re.compile(r"\[([^\]]{1,40})\]")
@@ -317,7 +319,7 @@ METHOD_WORDS = _rx(r"\b(?:algo(?:rithm)?s?|loss(?:es)?|(?:gae|value|decoupled) l
                    r"kl (?:penalty|regulari[sz]ation|loss|coefficient))\b|算法|损失|优势函数|优势估计|蒸馏|目标函数")
 # an extension point (a registry, hook, interface or custom slot for losses or estimators) is
 # infrastructure: the method words beside it name no method
-EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|plug-?ins?|register\w*|registry|registration|"
+EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|configurable|plug-?ins?|register\w*|registry|registration|"
                       r"hooks?|interfaces?|apis?|decorators?|abstract(?:ion)?s?|base class(?:es)?|extensib\w*|"
                       r"modules?|scaffold\w*|skeleton|"
                       r"extension points?)\b|自定义|接口|注册")
@@ -418,6 +420,19 @@ def method_for_a_model(core: str) -> bool:
     return bool(named) and bool(_MODEL_SCOPE.search(subject)) and not method_words(subject)
 
 
+# a correction of the policy's probabilities, named without an acronym
+_CORRECTION = _rx(r"\b(?:logp|log[- ]?probs?|importance|off[- ]policy|rollout) correction\b")
+
+
+def _pull_request_title_names_method(subject: str) -> bool:
+    """A method name, method words, an arXiv id, a correction or an acronym that is no model or
+    infrastructure (TIS, MIS) in a pull request's title."""
+    if ARXIV_REF.search(subject) or method_words(subject) or method_names(subject) or _CORRECTION.search(subject):
+        return True
+    return any(not thread_methods.is_model_or_infrastructure(a)
+               for a in re.findall(r"(?<![\w.-])[A-Z]{2,6}(?![\w-])", subject))
+
+
 def training_method_named(t: ThreadText) -> bool:
     """Whether the opening post names an RL training method: an arXiv reference, words of a training
     method (loss, objective, advantage, estimator, policy optimisation, distillation...) away from an
@@ -428,6 +443,8 @@ def training_method_named(t: ThreadText) -> bool:
     if method_only_as_context(p.core) or ask_for_model_or_infrastructure(p.core) or method_for_a_model(p.core):
         return False
     subject = _COMMIT_TYPE.sub("", p.core)
+    if t.kind == "pull_request":  # a pull request adding a method says so in its title
+        return _pull_request_title_names_method(subject) or bool(ARXIV_REF.search(p.prose))
     text = f"{subject}\n{p.prose}"
     if ARXIV_REF.search(text) or method_words(text):
         return True
@@ -472,9 +489,19 @@ MIGRATION = _rx(r"\bmigrat\w*|\bport(?:s|ed|ing)? (?:\w+ ){0,3}?(?:to|from|onto)
 VERSION_PREFIX = re.compile(r"^\W*v?\d+\.\d+(?:\.\d+)*\s*[:：\-–]\s+(?=\S+\s+\S+\s+\S+)")
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def says_more_in_chinese(core: str) -> bool:
+    """A title with a Chinese sentence beside its method name ('ZZPO训练效率很低') says more than the name."""
+    return len(_CJK.findall(core)) >= 3
+
+
 def bare_method_title(core: str) -> bool:
     """A short title that is little more than a method's name ('DPO', 'Reinforce++ baseline')."""
     words = core.split()
+    if says_more_in_chinese(core):
+        return False
     return 0 < len(words) <= 2 and len(core) <= 40 and bool(method_names(core)) and not (
         BUG.search(core) or ERROR.search(core) or QUESTION.search(core) or failure_match(core))
 

@@ -33,7 +33,8 @@ ARXIV_ID = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
 # (GRPOTrainer), or a lower-case "...po" name (zzpo_trainer, loss_type="dr_zzpo")
 _ACRONYM = re.compile(r"(?<![\w.-])[A-Z]{2,}\d*(?=[A-Z][a-z]{2,})|"
                       r"(?<![\w.-])(?:[A-Z][a-z]*){0,2}[A-Z]{2,}[a-z]*\d*(?:-[A-Za-z0-9]+)?(?:\+\+)?(?![\w/])|"
-                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b", re.ASCII)
+                      r"(?<![\w.-])[A-Za-z][\w-]*\+\+|(?<![\w.-])[a-z]{1,6}po\b|"
+                      r"(?<![\w.-])[A-Z]+\d+[A-Z]*PO(?![\w/])", re.ASCII)
 # a qualifier that makes another method of a base one: Dr. GRPO, online DPO, dual-clip PPO, PPO Lite
 _QUALIFIED = re.compile(r"\b(?:Dr\.?\s?|(?i:online|offline|iterative|decoupled|dual[- ]clip|async(?:hronous)?|"
                         r"multi[- ]turn|token[- ]level|sequence[- ]level|seq[- ]mask)[- ])"

@@ -62,6 +62,7 @@ from ingestion.github.thread_cues import (
     VERSION_PREFIX,
     ThreadText,
     bare_method_title,
+    says_more_in_chinese,
     core_title,
     failure_match,
     headings,
@@ -75,7 +76,7 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.5"
+RULES_VERSION = "3.6"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
            "thread_role"]
@@ -160,6 +161,7 @@ def _issue_role(title: str, core: str, prose: str, code: str, labels: tuple[str,
     if m := QUESTION.search(prose):
         return "question", f"body asks: {_cue(m)!r}"
     if asks and not DOCS_CONTENT.search(core) and not METRIC_LOG.search(f"{prose}\n{code}") and (
+            not says_more_in_chinese(core)) and (
             names := [n for n in method_names(core) if is_method_shaped(n)] or ARXIV_REF.findall(f"{core}\n{prose}")):
         return "proposal", f"names a method or paper and nothing else: {names[0]!r}"
     return "other", "issue without a proposal, failure, bug or question cue"
