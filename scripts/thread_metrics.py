@@ -337,7 +337,60 @@ def lofo_tables(truth_rows: list[dict], cache: Path, truth: Path) -> list[str]:
     return lines
 
 
-def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, errors: bool = False) -> list[str]:
+WINDOW = ("2501", "2606")  # the warehouse's papers: arXiv ids of January 2025 to June 2026
+_TITLE_NAME = re.compile(r"^([A-Z][\w+.-]{1,24})\s*:")
+
+
+def window_names(index: Path | None) -> frozenset[str]:
+    """Method tokens the warehouse holds a paper for: in-window catalogue aliases and the names that
+    open an in-window paper's title ("GSPO: ...") in a local arXiv listing index (jsonl)."""
+    from ingestion.text import method_token
+
+    names = {method_token(r["alias"]) for r in _read_csv(REPO_ROOT / "dbt_project/seeds/method_catalogue.csv")
+             if WINDOW[0] <= r["arxiv_id"][:4] <= WINDOW[1]}
+    if index and index.exists():
+        with index.open(encoding="utf-8") as fh:
+            for line in fh:
+                row = json.loads(line)
+                if WINDOW[0] <= str(row.get("arxiv_id", ""))[:4] <= WINDOW[1] and (
+                        m := _TITLE_NAME.match(row.get("title") or "")):
+                    names.add(method_token(m.group(1)))
+    return frozenset(names)
+
+
+def in_scope(names: list[str], ids: list[str], held: frozenset[str]) -> bool:
+    """Whether a thread names a method of a paper the warehouse holds (the marts link only those)."""
+    from ingestion.text import method_token
+
+    return any(WINDOW[0] <= i[:4] <= WINDOW[1] for i in ids if i) or any(method_token(n) in held for n in names if n)
+
+
+def scope_line(rows: list[dict], cache: Path, held: frozenset[str]) -> str:
+    """Proposal P/R as fct_method_proposals sees them: a hand proposal counts when its named methods
+    include one the warehouse holds a paper for, a predicted one when its thread names such a method."""
+    from ingestion.github.thread_methods import ARXIV_ID
+    from ingestion.github.thread_methods import method_names as names_in
+    from ingestion.github.thread_roles import thread_role as shipped
+    from ingestion.text import method_token
+
+    pairs = []
+    for r in rows:
+        thread = cached_thread(cache, r["repo"], r["number"])
+        if thread is None:
+            continue
+        t = thread_text(thread)
+        hand = r["thread_type"] == "proposal" and in_scope(
+            r.get("named_methods", "").split(";"), r.get("named_arxiv_ids", "").split(";"), held)
+        text = f"{t.title}\n{t.body}"
+        own = method_token(r["repo"].split("/")[-1])  # the repository's own name is no method
+        found = [n for n in names_in(text) if method_token(n) != own]
+        predicted = shipped(t)[0] == "proposal" and in_scope(found, [n for n in found if ARXIV_ID.fullmatch(n)], held)
+        pairs.append(("proposal" if hand else "other", "proposal" if predicted else "other"))
+    return f"{'all':<8}{len(pairs):>8}  {'in the warehouse scope':<26}{_prf('proposal', 'proposal', pairs)}"
+
+
+def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, errors: bool = False,
+              index: Path | None = None) -> list[str]:
     """Proposal and failure P/R on a check set of threads outside the registry (our own labels, by the
     study's definitions: a proposal asks for or brings a named RL training method; a failure report says
     training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set."""
@@ -358,6 +411,8 @@ def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, er
             pairs = [(hand, decide(t)) for hand, t in items]
             lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
                          f"{_prf('failure', 'failure_report', pairs)}")
+    if index is not None:
+        lines.append(scope_line(rows, cache, window_names(index)))
     if errors:
         lines.append("errors of the shipped role step (hand label -> role: reason):")
         for r in rows:
@@ -397,6 +452,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth", type=Path, default=Path("/work/shared/truth/thread_labels_dev.csv"))
     parser.add_argument("--cache", type=Path, default=REPO_ROOT / "data" / "real_world" / "threads")
     parser.add_argument("--errors", action="store_true", help="list every proposal-vs-not error")
+    parser.add_argument("--scope-index", type=Path, default=None,
+                        help="with --check-set: a local arXiv listing index (jsonl); also prints proposal P/R "
+                             "in the warehouse's scope (threads naming a method of a paper of 2501-2606, the "
+                             "only ones fct_method_proposals links)")
     parser.add_argument("--rules-file", type=Path, help="measure another version of thread_roles.py (e.g. "
                         "`git show REV:ingestion/github/thread_roles.py > /tmp/roles.py`)")
     parser.add_argument("--mirrors", type=Path, help="bare mirrors <dir>/<owner>+<repo>/repo of the frameworks: "
@@ -422,7 +481,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rules from {args.rules_file} (version {module.CLASSIFIER_VERSION})")
         other_rules = lambda t: module.thread_role(t)[0]  # noqa: E731
     if args.check_set:
-        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules, args.errors)))
+        print("\n".join(check_set(args.check_set, args.check_cache or args.cache, other_rules, args.errors, args.scope_index)))
         return 0
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, the shipped role step (learned combination fitted on these threads: not held out; "
