@@ -135,3 +135,18 @@ def test_ids_read_whole_where_several_share_a_line_and_work_others_adopt_is_cite
     assert find_arxiv_ids(line) == ["2505.00013", "2505.00014"]  # not 2505.0001, cut at a scan window's end
     found = contextual_mentions(f"# Algorithms\n\nThis method {line}\n", "docs/rl-algos.md", "added_line").items
     assert found[("arxiv_id", "2505.00013")] == found[("arxiv_id", "2505.00014")] == "inline_citation"
+
+
+def test_a_nested_yaml_key_keeps_its_own_value():
+    found = contextual_mentions("algorithm:\n  adv_estimator: zzpo\ntrainer:\n  name: run\n", "examples/a.yaml",
+                                "file", file_added=True)
+    assert found.items[("token", "zzpo")] == "option_value"
+    assert found.items[("token", "adv_estimator")] == "config_key"  # not the value of `algorithm:`
+
+
+def test_a_fenced_config_snippet_in_docs_is_read_as_config():
+    page = "# Losses\n\n```yaml\nrl:\n  loss_type: zzpo\n```\n\n```python\nx = 1\n```\n"
+    for path in ("docs/losses.md", "docs/losses.qmd"):
+        found = contextual_mentions(page, path, "file")
+        assert found.items[("token", "zzpo")] == "option_value"
+        assert found.items[("token", "loss_type")] == "config_key"

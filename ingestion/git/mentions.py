@@ -191,7 +191,7 @@ CONTEXT_RANK = {c: i for i, c in enumerate(CONTEXTS)}
 _CODE_EXT = frozenset("py pyx pyi c cc cpp cu cuh h hpp rs go js ts java scala jl lua".split())
 _CONFIG_EXT = frozenset("yaml yml toml json cfg ini conf".split())
 _SCRIPT_EXT = frozenset("sh bash zsh slurm sbatch".split())
-_DOCS_EXT = frozenset("md mdx rst markdown".split())
+_DOCS_EXT = frozenset("md mdx qmd rst markdown".split())  # qmd: Quarto
 _DATA_EXT = frozenset("jsonl csv tsv parquet patch diff lock txt log xml svg html".split())
 
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|struct|fn|func|function)\s+([A-Za-z_]\w*)", re.M)
@@ -200,7 +200,10 @@ _ASSIGN_RE = re.compile(r"^\s*(?:self\.)?([A-Za-z_]\w*)\s*=(?!=)", re.M)
 _LITERAL_RE = re.compile(r"(?<![\w\\])([\"'])([A-Za-z][\w.+-]{2,48})\1")
 _FLAG_RE = re.compile(r"(?<![\w-])--([A-Za-z][\w.-]{1,60})(?:[ =]+[\"']?([A-Za-z][\w.+-]{1,48}))?")
 _OVERRIDE_RE = re.compile(r"(?<![\w-])([A-Za-z_][\w.]{1,80})=[\"']?([A-Za-z][\w.+-]{1,48})")
-_KEY_RE = re.compile(r"^\s*-?\s*[\"']?([A-Za-z_][\w.-]{1,60})[\"']?\s*[:=]\s*[\"']?([A-Za-z][\w.+-]{0,48})?", re.M)
+# one key and its value on one line: a nested key's parent ("algorithm:" over "  adv_estimator: gspo")
+# has no value of its own (a newline is no separator)
+_KEY_RE = re.compile(r"^[ \t]*-?[ \t]*[\"']?([A-Za-z_][\w.-]{1,60})[\"']?[ \t]*[:=][ \t]*[\"']?([A-Za-z][\w.+-]{0,48})?",
+                     re.M)
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+)$|^([^\n]+)\n[=~^\-*]{3,}\s*$", re.M)
 _LINK_TEXT_RE = re.compile(r"\[([^\[\]]{2,40})\]\(\s*<?([^)\s>]*)")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
@@ -363,16 +366,18 @@ def _is_underline(line: str, previous: str) -> bool:
 
 def _scan_docs(text: str, found: _Found) -> None:
     """Headings and link texts give tokens; ids take the context of their line and section (a
-    heading under a related-work/news heading inherits it); fenced code is scanned as code."""
+    heading under a related-work/news heading inherits it); fenced code is scanned as code, a fenced
+    config snippet (```yaml, ```toml, ```json) as config."""
     sections: list[tuple[int, str]] = []  # (level, heading) of the open sections
-    fenced, code, block = False, [], []
+    fenced, code, config, block, language = False, [], [], [], ""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
             if fenced and _BIBTEX_RE.search("\n".join(block)):  # a citation block ("cite us") cites
                 found.ids("\n".join(block), "related_work")
-            elif fenced:  # other code is scanned as code
-                code.append("\n".join(block))
+            elif fenced:  # a config snippet (```yaml) is scanned as config, other code as code
+                (config if language in _CONFIG_EXT else code).append("\n".join(block))
+            language = "" if fenced else line.strip().lstrip("`~").strip().split(" ")[0].strip("{}.").lower()
             fenced, block = not fenced, []
             continue
         if fenced:
@@ -409,9 +414,11 @@ def _scan_docs(text: str, found: _Found) -> None:
                 found.add("arxiv_id", aid, "inline_citation" if borrowed or (
                     context == "docs_text" and _cited_inline(line, aid)) else context)
     if block:  # a block left open runs to the end of the text
-        code.append("\n".join(block))
+        (config if language in _CONFIG_EXT else code).append("\n".join(block))
     if code:
         _scan_code("\n".join(code), found)
+    if config:
+        _scan_config("\n".join(config), found)
 
 
 def _path_tokens(path: str) -> str:

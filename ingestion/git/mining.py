@@ -47,8 +47,10 @@ MAX_SCAN_BYTES_PER_FILE = 1_000_000
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
-# Token rows kept per commit (arXiv ids are always kept): the strongest contexts first.
-MAX_TOKENS_PER_COMMIT = 300
+# Token rows kept per commit (arXiv ids are always kept): the strongest contexts first. A vendored
+# import or a mass rename would add thousands; one large feature commit (an asynchronous trainer
+# with its loss types, 5k lines over 23 files) needs several hundred.
+MAX_TOKENS_PER_COMMIT = 1000
 _FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
 _CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                  "T": "type_changed", "U": "unmerged", "X": "unknown"}

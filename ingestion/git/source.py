@@ -238,7 +238,7 @@ def classify_head_path(path: str, docs_paths: Iterable[str]) -> str | None:
         return "pr_template"
     if parent == ".github/issue_template" or (top and name.startswith("issue_template")):
         return "issue_template"
-    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith((".md", ".mdx", ".rst")):
+    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith((".md", ".mdx", ".qmd", ".rst")):
         return "docs"
     return None
 

@@ -9,8 +9,10 @@
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
 --   is_ambiguous       several papers claim it and no source ranks one above the others
---   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3): the model a recipe
---                      trains or serves, not the paper's method
+--   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3), or the mined
+--                      histories carry it, or its first word, with two generations glued on (internvl2,
+--                      internvl3; nemotron3, nemotron5): the model a recipe trains or serves, not the
+--                      paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
 --   leads_with_ordinary_word  several words, the first an ordinary one (turn_ppo): in a file or folder
@@ -137,6 +139,39 @@ commits_before as (
     group by t.arxiv_id, t.alias_token
 ),
 
+model_lines as (
+    -- a name, or the first word of a longer one (nemotron_cascade), that the mined histories also carry
+    -- with two or more generations glued on (internvl2, internvl3; nemotron3, nemotron5): a model
+    -- line, whatever its own spelling (a curated catalogue name is kept)
+    select n.alias_token
+    from (
+        select distinct
+            alias_token,
+            split_part(alias_token, '_', 1) as head
+        from named
+        where alias_source <> 'catalogue'
+    ) as n
+    -- an ordinary English word with numbers glued on (text2, step3) is no model line
+    left join (
+        select
+            mention_value,
+            max(word_zipf) as word_zipf
+        from {{ ref('stg_git__commit_mentions') }}
+        where mention_kind = 'token'
+        group by mention_value
+    ) as hz on n.head = hz.mention_value
+    inner join {{ ref('stg_git__commit_mentions') }} as m
+        on
+            m.mention_kind = 'token'
+            and coalesce(hz.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
+            and length(n.head) >= 3
+            and length(m.mention_value) > length(n.head)
+            and left(m.mention_value, length(n.head)) = n.head
+            and {{ regex_contains('substr(m.mention_value, length(n.head) + 1)', '^[0-9]+(_[0-9]+)?$') }}
+    group by n.alias_token
+    having count(distinct {{ regex_extract('substr(m.mention_value, length(n.head) + 1)', '^([0-9]+)', 1) }}) >= 2
+),
+
 leading_words as (
     -- how common in English the first word of each name of several words is (read from the mined
     -- tokens, which carry their Zipf frequency): turn_ppo starts with an ordinary word, dr_grpo not
@@ -167,6 +202,7 @@ assessed as (
             {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
             -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
             or {{ regex_contains('n.alias_token', '[a-z][a-uw-z][0-9]+$') }}
+            or ml.alias_token is not null
         ) as is_model_name,
         -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
         -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
@@ -199,6 +235,7 @@ assessed as (
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     left join leading_words as lw on n.alias_token = lw.alias_token
+    left join model_lines as ml on n.alias_token = ml.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
 )
 
