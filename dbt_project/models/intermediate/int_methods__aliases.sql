@@ -141,35 +141,34 @@ commits_before as (
 
 model_lines as (
     -- a name, or the first word of a longer one (nemotron_cascade), that the mined histories also carry
-    -- with two or more generations glued on (internvl2, internvl3; nemotron3, nemotron5): a model
-    -- line, whatever its own spelling (a curated catalogue name is kept)
-    select n.alias_token
-    from (
-        select distinct
-            alias_token,
-            split_part(alias_token, '_', 1) as head
-        from named
-        where alias_source <> 'catalogue'
-    ) as n
-    -- an ordinary English word with numbers glued on (text2, step3) is no model line
-    left join (
+    -- with two or more generations glued on (internvl2, internvl3; nemotron3, nemotron5) and that is no
+    -- ordinary English word (text2, step3): a model line, whatever its own spelling (a curated catalogue
+    -- name is kept)
+    select distinct n.alias_token
+    from named as n
+    inner join (
         select
-            mention_value,
-            max(word_zipf) as word_zipf
-        from {{ ref('stg_git__commit_mentions') }}
-        where mention_kind = 'token'
-        group by mention_value
-    ) as hz on n.head = hz.mention_value
-    inner join {{ ref('stg_git__commit_mentions') }} as m
-        on
-            m.mention_kind = 'token'
-            and coalesce(hz.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
-            and length(n.head) >= 3
-            and length(m.mention_value) > length(n.head)
-            and left(m.mention_value, length(n.head)) = n.head
-            and {{ regex_contains('substr(m.mention_value, length(n.head) + 1)', '^[0-9]+(_[0-9]+)?$') }}
-    group by n.alias_token
-    having count(distinct {{ regex_extract('substr(m.mention_value, length(n.head) + 1)', '^([0-9]+)', 1) }}) >= 2
+            g.stem
+        from (
+            select
+                {{ regex_extract('mention_value', '^([a-z]{3,})[0-9]+(_[0-9]+)?$', 1) }} as stem,
+                {{ regex_extract('mention_value', '^[a-z]{3,}([0-9]+)(_[0-9]+)?$', 1) }} as generation
+            from {{ ref('stg_git__commit_mentions') }}
+            where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}[0-9]+(_[0-9]+)?$') }}
+        ) as g
+        left join (
+            select
+                mention_value,
+                max(word_zipf) as word_zipf
+            from {{ ref('stg_git__commit_mentions') }}
+            where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}$') }}
+            group by mention_value
+        ) as hz on g.stem = hz.mention_value
+        where coalesce(hz.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
+        group by g.stem
+        having count(distinct g.generation) >= 2
+    ) as lines on split_part(n.alias_token, '_', 1) = lines.stem
+    where n.alias_source <> 'catalogue'
 ),
 
 leading_words as (
