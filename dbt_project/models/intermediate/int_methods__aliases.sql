@@ -139,35 +139,41 @@ commits_before as (
     group by t.arxiv_id, t.alias_token
 ),
 
+glued_generations as (
+    -- tokens of a stem with a generation glued on (internvl3, internvl3_5, nemotron5)
+    select
+        {{ regex_extract('mention_value', '^([a-z]{3,})[0-9]+(_[0-9]+)?$', 1) }} as stem,
+        {{ regex_extract('mention_value', '^[a-z]{3,}([0-9]+)(_[0-9]+)?$', 1) }} as generation
+    from {{ ref('stg_git__commit_mentions') }}
+    where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}[0-9]+(_[0-9]+)?$') }}
+),
+
+word_frequencies as (
+    select
+        mention_value,
+        max(word_zipf) as word_zipf
+    from {{ ref('stg_git__commit_mentions') }}
+    where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}$') }}
+    group by mention_value
+),
+
+model_line_stems as (
+    -- two or more generations, and no ordinary English word (text2, step3 are no model line)
+    select g.stem
+    from glued_generations as g
+    left join word_frequencies as w on g.stem = w.mention_value
+    where coalesce(w.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
+    group by g.stem
+    having count(distinct g.generation) >= 2
+),
+
 model_lines as (
-    -- a name, or the first word of a longer one (nemotron_cascade), that the mined histories also carry
-    -- with two or more generations glued on (internvl2, internvl3; nemotron3, nemotron5) and that is no
-    -- ordinary English word (text2, step3): a model line, whatever its own spelling (a curated catalogue
+    -- a name, or the first word of a longer one (nemotron_cascade), whose stem is a model line
+    -- (internvl2, internvl3; nemotron3, nemotron5), whatever its own spelling (a curated catalogue
     -- name is kept)
     select distinct n.alias_token
     from named as n
-    inner join (
-        select
-            g.stem
-        from (
-            select
-                {{ regex_extract('mention_value', '^([a-z]{3,})[0-9]+(_[0-9]+)?$', 1) }} as stem,
-                {{ regex_extract('mention_value', '^[a-z]{3,}([0-9]+)(_[0-9]+)?$', 1) }} as generation
-            from {{ ref('stg_git__commit_mentions') }}
-            where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}[0-9]+(_[0-9]+)?$') }}
-        ) as g
-        left join (
-            select
-                mention_value,
-                max(word_zipf) as word_zipf
-            from {{ ref('stg_git__commit_mentions') }}
-            where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}$') }}
-            group by mention_value
-        ) as hz on g.stem = hz.mention_value
-        where coalesce(hz.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
-        group by g.stem
-        having count(distinct g.generation) >= 2
-    ) as lines on split_part(n.alias_token, '_', 1) = lines.stem
+    inner join model_line_stems as l on split_part(n.alias_token, '_', 1) = l.stem
     where n.alias_source <> 'catalogue'
 ),
 
