@@ -85,11 +85,12 @@ def mirror_of(fw: config.Framework, mirrors: Path) -> Path | None:
     is matched by the repository name)."""
     names = [r.replace("/", "+").lower() for r in (fw.repo, *fw.former_repos)]
     tails = [r.rpartition("/")[2].lower() for r in (fw.repo, *fw.former_repos)]
-    for path in sorted(mirrors.glob("*+*/repo")):
-        folder = path.parent.name.lower()
-        if folder in names or folder.partition("+")[2] in tails:
-            return path
-    return None
+    paths = sorted(mirrors.glob("*+*/repo"))
+    exact = [p for p in paths if p.parent.name.lower() in names]
+    if exact:  # an exact owner+name wins over another owner's repository of the same name (pytorch/rl)
+        return exact[0]
+    moved = [p for p in paths if p.parent.name.lower().partition("+")[2] in tails]
+    return moved[0] if len(moved) == 1 else None  # a moved owner only when the name is unambiguous
 
 
 def mined(fw: config.Framework, repo: Path, cache: Path) -> tuple[Path, Path]:
