@@ -6,6 +6,7 @@ test_linking_heldout_traps.py; written after that measurement, so these are fit,
   is a model, not the method of a paper titled with it; so is a longer name that starts with one
   (`zebravl_cascade`, a nested YAML value);
 - Quarto pages (`.qmd`) are documentation: a loss type named in one documents the method;
+- a package's data module (`agentlib/data/replay.py`) is code, a top-level `data/` folder holds data;
 - a large feature commit keeps the names of its options: the per-commit token bound holds hundreds
   of rows (a trainer of 25 files still keeps its loss types).
 """
@@ -21,6 +22,8 @@ PAPERS = [
     _paper("2505.00302", "QUOKPO: A Loss Documented In Quarto", "2025-05-01"),
     _paper("2505.00303", "WOMBPO: A Loss In A Large Commit", "2025-05-01"),
     _paper("2505.00304", "ZebraVL-Cascade: A Data Mix", "2025-05-01"),
+    _paper("2505.00305", "A Replay Sampler For Prompt Groups", "2025-05-01"),
+    _paper("2505.00306", "A Dataset Preparation Trick", "2025-05-01"),
 ]
 
 _BIG = {f"agentlib/async_trainer/part_{i:02d}.py": "".join(
@@ -38,6 +41,11 @@ HISTORY = [
     ("2025-05-06", "docs: losses", {"docs/rl/losses.qmd": (
         "---\ntitle: Losses\n---\n\n## Loss types\n\n```yaml\nrl:\n  loss_type: quokpo\n```\n")}),
     ("2025-05-07", "feat: asynchronous trainer", _BIG),
+    # a package's data-handling module is its code; a top-level data folder holds data and its tooling
+    ("2025-05-08", "feat: replay sampler", {"agentlib/data/replay.py": (
+        '"""Sampler of https://arxiv.org/abs/2505.00305."""\ndef sample(x):\n    return x\n')}),
+    ("2025-05-09", "data: prep", {"data/prep.py": (
+        '"""Filter of https://arxiv.org/abs/2505.00306."""\ndef prep(x):\n    return x\n')}),
 ]
 
 
@@ -56,6 +64,8 @@ def test_model_lines_quarto_docs_and_large_commits(linked):
     assert "2505.00304" not in adopted  # a name starting with a model line
     assert adopted.get("2505.00302") == shas["2025-05-06"]  # a loss type named in a Quarto page
     assert adopted.get("2505.00303") == shas["2025-05-07"]  # a loss type inside a large commit
+    assert adopted.get("2505.00305") == shas["2025-05-08"]  # its id in a package's data module
+    assert "2505.00306" not in adopted  # its id in a top-level data folder's script
     reasons = dict(con.execute("select arxiv_id, alias_reason from intermediate.int_methods__aliases "
                                "where arxiv_id in ('2505.00301', '2505.00304')").fetchall())
     assert reasons == {"2505.00301": "a model name", "2505.00304": "a model name"}

@@ -453,7 +453,12 @@ placed as (
         case
             when l.path = '' then 'message'
             when {{ regex_contains('lower(l.path)',
-                '(^|/)(tests?|data|datasets?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
+                '(^|/)(tests?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
+                then 'data'
+            -- a data folder holds data; inside a package its code is the package's data handling
+            -- (torchrl/data/replay_buffers/samplers.py), while a datasets module loads named datasets (cites them)
+            when {{ regex_contains('lower(l.path)', '(^|/)(data|datasets?)/') }}
+                and not {{ regex_contains('lower(l.path)', '^[^/]+/(.*/)?data/.*\\.(py|pyx|rs|cpp|cu|go|ts|js)$') }}
                 then 'data'
             -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
             when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
