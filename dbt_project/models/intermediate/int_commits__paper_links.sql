@@ -456,9 +456,13 @@ placed as (
                 '(^|/)(tests?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
                 then 'data'
             -- a data folder holds data; inside a package its code is the package's data handling
-            -- (torchrl/data/replay_buffers/samplers.py), while a datasets module loads named datasets (cites them)
+            -- (torchrl/data/replay_buffers/samplers.py), while a datasets module loads named datasets (cites
+            -- them) and an example's data folder prepares one (examples/data/mathset_90k.py)
             when {{ regex_contains('lower(l.path)', '(^|/)(data|datasets?)/') }}
-                and not {{ regex_contains('lower(l.path)', '^[^/]+/(.*/)?data/.*\\.(py|pyx|rs|cpp|cu|go|ts|js)$') }}
+                and not (
+                    {{ regex_contains('lower(l.path)', '^[^/]+/(.*/)?data/.*\\.(py|pyx|rs|cpp|cu|go|ts|js)$') }}
+                    and not {{ regex_contains('lower(l.path)', '(^|/)(examples?|recipes?|scripts?|tools?)/') }}
+                )
                 then 'data'
             -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
             when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
