@@ -72,7 +72,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingestion.github import train_roles as thread_model  # noqa: E402
+from ingestion.github.thread_cues import ThreadText  # noqa: E402
+from ingestion.github.thread_methods import ARXIV_ID  # noqa: E402
 from ingestion.github.thread_roles import ROLES, method_names, thread_role  # noqa: E402
+from ingestion.text import method_token  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HAND_ROLES = ("proposal", "failure", "other")
@@ -344,8 +347,6 @@ _TITLE_NAME = re.compile(r"^([A-Z][\w+.-]{1,24})\s*:")
 def window_names(index: Path | None) -> frozenset[str]:
     """Method tokens the warehouse holds a paper for: in-window catalogue aliases and the names that
     open an in-window paper's title ("GSPO: ...") in a local arXiv listing index (jsonl)."""
-    from ingestion.text import method_token
-
     names = {method_token(r["alias"]) for r in _read_csv(REPO_ROOT / "dbt_project/seeds/method_catalogue.csv")
              if WINDOW[0] <= r["arxiv_id"][:4] <= WINDOW[1]}
     if index and index.exists():
@@ -360,31 +361,19 @@ def window_names(index: Path | None) -> frozenset[str]:
 
 def in_scope(names: list[str], ids: list[str], held: frozenset[str]) -> bool:
     """Whether a thread names a method of a paper the warehouse holds (the marts link only those)."""
-    from ingestion.text import method_token
-
     return any(WINDOW[0] <= i[:4] <= WINDOW[1] for i in ids if i) or any(method_token(n) in held for n in names if n)
 
 
-def scope_line(rows: list[dict], cache: Path, held: frozenset[str]) -> str:
+def scope_line(read: list[tuple[dict, ThreadText]], roles: list[str], held: frozenset[str]) -> str:
     """Proposal P/R as fct_method_proposals sees them: a hand proposal counts when its named methods
     include one the warehouse holds a paper for, a predicted one when its thread names such a method."""
-    from ingestion.github.thread_methods import ARXIV_ID
-    from ingestion.github.thread_methods import method_names as names_in
-    from ingestion.github.thread_roles import thread_role as shipped
-    from ingestion.text import method_token
-
     pairs = []
-    for r in rows:
-        thread = cached_thread(cache, r["repo"], r["number"])
-        if thread is None:
-            continue
-        t = thread_text(thread)
+    for (r, t), role in zip(read, roles):
         hand = r["thread_type"] == "proposal" and in_scope(
             r.get("named_methods", "").split(";"), r.get("named_arxiv_ids", "").split(";"), held)
-        text = f"{t.title}\n{t.body}"
         own = method_token(r["repo"].split("/")[-1])  # the repository's own name is no method
-        found = [n for n in names_in(text) if method_token(n) != own]
-        predicted = shipped(t)[0] == "proposal" and in_scope(found, [n for n in found if ARXIV_ID.fullmatch(n)], held)
+        found = [n for n in method_names(f"{t.title}\n{t.body}") if method_token(n) != own]
+        predicted = role == "proposal" and in_scope(found, [n for n in found if ARXIV_ID.fullmatch(n)], held)
         pairs.append(("proposal" if hand else "other", "proposal" if predicted else "other"))
     return f"{'all':<8}{len(pairs):>8}  {'in the warehouse scope':<26}{_prf('proposal', 'proposal', pairs)}"
 
@@ -393,33 +382,30 @@ def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, er
               index: Path | None = None) -> list[str]:
     """Proposal and failure P/R on a check set of threads outside the registry (our own labels, by the
     study's definitions: a proposal asks for or brings a named RL training method; a failure report says
-    training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set."""
+    training diverges, collapses, stalls, crashes or gives wrong results), per batch of the set. Each
+    cached thread is read and given its shipped role once."""
     from ingestion.github.thread_roles import rule_role
-    from ingestion.github.thread_roles import thread_role as shipped
 
     rows = _read_csv(labels)
-    deciders = {"rules (version 3)": lambda t: rule_role(t)[0], "shipped role step": lambda t: shipped(t)[0]}
+    read = [(r, thread_text(thread)) for r in rows
+            if (thread := cached_thread(cache, r["repo"], r["number"])) is not None]
+    shipped = [thread_role(t) for _, t in read]
+    deciders = {"rules (version 3)": lambda i: rule_role(read[i][1])[0], "shipped role step": lambda i: shipped[i][0]}
     if other_rules:
-        deciders["rules from --rules-file"] = other_rules
+        deciders["rules from --rules-file"] = lambda i: other_rules(read[i][1])
     lines = [f"{'batch':<8}{'threads':>8}  {'decider':<26}{'proposal P     R  found/labelled':<33}"
              f"{'failure P     R  found/labelled'}"]
     for batch in sorted({r.get("batch", "all") for r in rows}) + ["all"]:
-        sub = [r for r in rows if batch == "all" or r.get("batch", "all") == batch]
-        items = [(r["thread_type"], thread_text(cached_thread(cache, r["repo"], r["number"]))) for r in sub
-                 if cached_thread(cache, r["repo"], r["number"]) is not None]
+        members = [i for i, (r, _) in enumerate(read) if batch == "all" or r.get("batch", "all") == batch]
         for name, decide in deciders.items():
-            pairs = [(hand, decide(t)) for hand, t in items]
-            lines.append(f"{batch:<8}{len(items):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
+            pairs = [(read[i][0]["thread_type"], decide(i)) for i in members]
+            lines.append(f"{batch:<8}{len(members):>8}  {name:<26}{_prf('proposal', 'proposal', pairs)}   "
                          f"{_prf('failure', 'failure_report', pairs)}")
     if index is not None:
-        lines.append(scope_line(rows, cache, window_names(index)))
+        lines.append(scope_line(read, [role for role, _ in shipped], window_names(index)))
     if errors:
         lines.append("errors of the shipped role step (hand label -> role: reason):")
-        for r in rows:
-            thread = cached_thread(cache, r["repo"], r["number"])
-            if thread is None:
-                continue
-            role, reason = shipped(thread_text(thread))
+        for (r, _), (role, reason) in zip(read, shipped):
             hand = {"failure": "failure_report"}.get(r["thread_type"], r["thread_type"])
             if (hand == "proposal") != (role == "proposal") or (hand == "failure_report") != (role == "failure_report"):
                 lines.append(f"  {r['repo']}#{r['number']}: {r['thread_type']} -> {role}: {reason}")
