@@ -139,57 +139,52 @@ commits_before as (
     group by t.arxiv_id, t.alias_token
 ),
 
+first_words as (
+    -- the first word of each name (the whole name when it has one), with how common it is in English
+    -- (read from the mined tokens, which carry their Zipf frequency)
+    select
+        n.first_word,
+        max(m.word_zipf) as word_zipf
+    from (
+        select distinct split_part(alias_token, '_', 1) as first_word from named
+    ) as n
+    left join {{ ref('stg_git__commit_mentions') }} as m
+        on n.first_word = m.mention_value and m.mention_kind = 'token'
+    group by n.first_word
+),
+
 glued_generations as (
     -- tokens of a stem with a generation glued on (internvl3, internvl3_5, nemotron5)
-    select
+    select distinct
         {{ regex_extract('mention_value', '^([a-z]{3,})[0-9]+(_[0-9]+)?$', 1) }} as stem,
         {{ regex_extract('mention_value', '^[a-z]{3,}([0-9]+)(_[0-9]+)?$', 1) }} as generation
     from {{ ref('stg_git__commit_mentions') }}
     where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}[0-9]+(_[0-9]+)?$') }}
 ),
 
-word_frequencies as (
-    select
-        mention_value,
-        max(word_zipf) as word_zipf
-    from {{ ref('stg_git__commit_mentions') }}
-    where mention_kind = 'token' and {{ regex_contains('mention_value', '^[a-z]{3,}$') }}
-    group by mention_value
-),
-
-model_line_stems as (
-    -- two or more generations, and no ordinary English word (text2, step3 are no model line)
-    select g.stem
-    from glued_generations as g
-    left join word_frequencies as w on g.stem = w.mention_value
-    where coalesce(w.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
-    group by g.stem
+model_lines as (
+    -- a name, or the first word of a longer one (nemotron_cascade), that the mined histories also carry
+    -- with two or more generations glued on (internvl2, internvl3; nemotron3, nemotron5) and that is no
+    -- ordinary English word (text2, step3): a model line, whatever its own spelling (a curated catalogue
+    -- name is kept)
+    select n.alias_token
+    from named as n
+    inner join first_words as f on split_part(n.alias_token, '_', 1) = f.first_word
+    inner join glued_generations as g on f.first_word = g.stem
+    where n.alias_source <> 'catalogue' and coalesce(f.word_zipf, 0) < {{ var('ordinary_word_zipf') }}
+    group by n.alias_token
     having count(distinct g.generation) >= 2
 ),
 
-model_lines as (
-    -- a name, or the first word of a longer one (nemotron_cascade), whose stem is a model line
-    -- (internvl2, internvl3; nemotron3, nemotron5), whatever its own spelling (a curated catalogue
-    -- name is kept)
-    select distinct n.alias_token
-    from named as n
-    inner join model_line_stems as l on split_part(n.alias_token, '_', 1) = l.stem
-    where n.alias_source <> 'catalogue'
-),
-
 leading_words as (
-    -- how common in English the first word of each name of several words is (read from the mined
-    -- tokens, which carry their Zipf frequency): turn_ppo starts with an ordinary word, dr_grpo not
-    select
+    -- how common in English the first word of each name of several words is: turn_ppo starts with an
+    -- ordinary word, dr_grpo not
+    select distinct
         n.alias_token,
-        max(m.word_zipf) as leading_word_zipf
-    from (
-        select distinct alias_token from named
-        where strpos(alias_token, '_') > 0
-    ) as n
-    inner join {{ ref('stg_git__commit_mentions') }} as m
-        on m.mention_kind = 'token' and m.mention_value = split_part(n.alias_token, '_', 1)
-    group by n.alias_token
+        f.word_zipf as leading_word_zipf
+    from named as n
+    inner join first_words as f on split_part(n.alias_token, '_', 1) = f.first_word
+    where strpos(n.alias_token, '_') > 0
 ),
 
 assessed as (
