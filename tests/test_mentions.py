@@ -129,6 +129,26 @@ def test_token_rows_per_commit_are_bounded_strongest_first():
     assert stats.mentions_over_bound > 0
 
 
+def test_bound_keeps_each_name_once_before_its_repeats():
+    """A first public commit repeats its vocabulary over many files: a name seen once, in a weaker
+    place, outranks the tenth copy of a common one."""
+    from ingestion.git.mining import MinedCommit, MiningStats, bound_mentions, mentions_in
+
+    c = MinedCommit("s", [], "a", "a@x", None, None, "initial public commit")
+    common = "\n".join(f"key_{i}: 1" for i in range(20))
+    c.mention_groups = [g for i in range(10) for g in mentions_in(common, f"conf/c{i}.yaml", "added_line")] \
+        + mentions_in("gmpo_weight = 0.5\n", "pkg/loss.py", "added_line")
+    bound_mentions(c, MiningStats(), limit=25)
+    kept = [(m.value, m.path) for m in c.mentions if m.kind == "token"]
+    assert len(kept) == 25 and ("gmpo_weight", "pkg/loss.py") in kept
+    assert {v for v, _ in kept} >= {f"key_{i}" for i in range(20)}
+
+
+def test_a_title_before_an_acronym_is_part_of_the_name():
+    assert {"dr_grpo", "grpo"} <= find_tokens("| Dr.GRPO | Dr. GRPO |")
+    assert "dr_grpo" not in find_tokens("np.grpo e.g. GRPO")
+
+
 def test_ids_read_whole_where_several_share_a_line_and_work_others_adopt_is_cited():
     line = ("is adopted in recent work such as [Hawk](https://arxiv.org/pdf/2505.00013), "
             "[Owl](https://arxiv.org/pdf/2505.00014).")

@@ -75,7 +75,8 @@ def _canonical_old(old: str) -> str:
 
 
 # --- identifier tokens -----------------------------------------------------------------------
-_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
+# a two-letter title before an acronym is part of the name: `Dr.GRPO`, `Dr. GRPO` -> dr_grpo
+_WORD_RE = re.compile(r"(?:[A-Z][a-z]\. ?(?=[A-Z]{2}))?[A-Za-z_][A-Za-z0-9_]*(?:\+\+)?(?:-[A-Za-z0-9]+(?:\+\+)?)*")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 _VERSIONED_RE = re.compile(r"^([a-z][a-z_]*[a-z]{2})v\d+$")
 # a mixed-case word of letters and digits with a lower-to-upper step (ReTool, DeepScaleR, ProRL)
@@ -106,7 +107,7 @@ _NOISE = frozenset(
 
 
 def _normalise(word: str) -> str:
-    word = word.replace("++", "_plus_plus").replace("-", "_")
+    word = word.replace("++", "_plus_plus").replace("-", "_").replace(". ", "_").replace(".", "_")
     parts: list[str] = []
     for chunk in word.split("_"):
         if chunk:

@@ -47,10 +47,10 @@ MAX_SCAN_BYTES_PER_FILE = 1_000_000
 # Lines longer than this are scanned only when they look like prose (enough spaces): base64
 # images in notebooks, minified JS and data blobs would otherwise flood the token table.
 LONG_LINE_BYTES = 1_000
-# Token rows kept per commit (arXiv ids are always kept): the strongest contexts first. A vendored
-# import or a mass rename would add thousands; one large feature commit (an asynchronous trainer
-# with its loss types, 5k lines over 23 files) needs several hundred.
-MAX_TOKENS_PER_COMMIT = 1000
+# Token rows kept per commit (arXiv ids are always kept): each name's strongest row first, strongest
+# contexts first, repeats last. A vendored import or a mass rename would add tens of thousands; a
+# framework's first public commit (200 files of its own code, about 5k distinct names) is read whole.
+MAX_TOKENS_PER_COMMIT = 5000
 _FORMAT = "%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%cI%x1f%B%x1d"
 _CHANGE_TYPES = {"A": "added", "M": "modified", "D": "deleted", "R": "renamed", "C": "copied",
                  "T": "type_changed", "U": "unmerged", "X": "unknown"}
@@ -179,15 +179,21 @@ def mentions_in(text: str, path: str, location: str, file_added: bool = False) -
 
 
 def bound_mentions(commit: MinedCommit, stats: MiningStats, limit: int = MAX_TOKENS_PER_COMMIT) -> None:
-    """Keep every arXiv id and at most `limit` token rows per commit, strongest contexts first
-    (a vendored import or a mass rename would otherwise add thousands of rows of no use)."""
+    """Keep every arXiv id and at most `limit` token rows per commit: each distinct name's strongest
+    row first (strongest contexts first), then its repeats in other files (a vendored import or a
+    mass rename would otherwise add thousands of rows of no use)."""
     if sum(len(g.items) for g in commit.mention_groups) <= limit:  # most commits: nothing to cut
         return
     tokens = sorted(
         (CONTEXT_RANK[c], gi, v) for gi, g in enumerate(commit.mention_groups) for k, v, c in g.items if k == "token")
     if len(tokens) <= limit:
         return
-    kept = {(gi, v) for _, gi, v in tokens[:limit]}
+    seen: set[str] = set()
+    firsts, repeats = [], []
+    for token in tokens:
+        (repeats if token[2] in seen else firsts).append(token)
+        seen.add(token[2])
+    kept = {(gi, v) for _, gi, v in (firsts + repeats)[:limit]}
     stats.mentions_over_bound += len(tokens) - limit
     commit.mention_groups = [
         g2 for gi, g in enumerate(commit.mention_groups)
