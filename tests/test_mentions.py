@@ -170,3 +170,16 @@ def test_a_fenced_config_snippet_in_docs_is_read_as_config():
         found = contextual_mentions(page, path, "file")
         assert found.items[("token", "zzpo")] == "option_value"
         assert found.items[("token", "loss_type")] == "config_key"
+
+
+def test_docs_extensions_are_one_list_for_the_miner_and_dbt():
+    from pathlib import Path
+
+    import yaml
+
+    from ingestion.git.mentions import DOCS_EXTENSIONS
+    from ingestion.git.source import classify_head_path
+
+    project = yaml.safe_load((Path(__file__).resolve().parents[1] / "dbt_project" / "dbt_project.yml").read_text())
+    assert project["vars"]["docs_extensions"].split("|") == list(DOCS_EXTENSIONS)
+    assert all(classify_head_path(f"docs/page.{ext}", ["docs/"]) == "docs" for ext in DOCS_EXTENSIONS)

@@ -192,7 +192,9 @@ CONTEXT_RANK = {c: i for i, c in enumerate(CONTEXTS)}
 _CODE_EXT = frozenset("py pyx pyi c cc cpp cu cuh h hpp rs go js ts java scala jl lua".split())
 _CONFIG_EXT = frozenset("yaml yml toml json cfg ini conf".split())
 _SCRIPT_EXT = frozenset("sh bash zsh slurm sbatch".split())
-_DOCS_EXT = frozenset("md mdx qmd rst markdown".split())  # qmd: Quarto
+# docs pages (qmd: Quarto); dbt reads the same list from the `docs_extensions` var
+DOCS_EXTENSIONS = ("md", "mdx", "qmd", "rst", "markdown")
+_DOCS_EXT = frozenset(DOCS_EXTENSIONS)
 _DATA_EXT = frozenset("jsonl csv tsv parquet patch diff lock txt log xml svg html".split())
 
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class|struct|fn|func|function)\s+([A-Za-z_]\w*)", re.M)

@@ -45,6 +45,7 @@ from ingestion import config
 from ingestion.gaps import LoadGaps
 from ingestion.git.contribution_rules import codeowners_summary, extract_rules
 from ingestion.git.jobs import MiningJob, RepoResult, failed, quarantine_row, run_in_workers, run_job
+from ingestion.git.mentions import DOCS_EXTENSIONS
 from ingestion.git.rows import (  # noqa: F401 - the row builders are part of this source's interface
     COMMIT_COLUMNS,
     COMMIT_KEY,
@@ -238,7 +239,7 @@ def classify_head_path(path: str, docs_paths: Iterable[str]) -> str | None:
         return "pr_template"
     if parent == ".github/issue_template" or (top and name.startswith("issue_template")):
         return "issue_template"
-    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith((".md", ".mdx", ".qmd", ".rst")):
+    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith(tuple(f".{ext}" for ext in DOCS_EXTENSIONS)):
         return "docs"
     return None
 

@@ -497,7 +497,7 @@ placed as (
             when {{ regex_contains('lower(l.path)', '(^|/)readme[^/]*$') }} then 'readme'
             else 'code'
         end as place,
-        {{ regex_contains('lower(l.path)', '\\.(md|mdx|qmd|rst)$') }} as is_docs_file,
+        {{ regex_contains('lower(l.path)', '\\.(' ~ var('docs_extensions') ~ ')$') }} as is_docs_file,
         {{ regex_contains('lower(l.path)', '\\.ipynb$') }} as is_notebook,
         -- the path's parts in token form, each between slashes: '/examples/search_r1_like/run_sh/'
         '/' || regexp_replace(lower(l.path), '[^a-z0-9/]+', '_', 'g') || '/' as path_parts,
