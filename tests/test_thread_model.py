@@ -57,3 +57,16 @@ def test_fit_round_trips_through_json_and_folds_hold_out_whole_frameworks() -> N
     held = train_roles.leave_one_framework_out(cases, fitter)
     assert set(held) == {c.key for c in cases} and sorted(map(len, seen)) == [2, 2, 2]
     assert train_roles.scores(cases, held)["proposal"] == (0, 0, 6)
+
+
+def test_a_cached_search_excerpt_gives_the_role_step_its_opening_post_only():
+    """The API's issue body is the opening post; a search excerpt strings the replies after it."""
+    from ingestion.github.train_roles import opening_post, thread_text_from_cache
+
+    excerpt = ("asker · description · 2025-01-07\nWhen is the paper out?\n\n"
+               "maintainer · comment · 2025-02-04\nReleased: https://arxiv.org/abs/2502.01456\n\n"
+               "reviewer · review thread · 2025-02-05\nlooks fine")
+    assert opening_post(excerpt) == "When is the paper out?"
+    assert opening_post("maintainer · comment · 2025-02-04\nonly a reply was read") == ""
+    assert opening_post("a body the API gave") == "a body the API gave"
+    assert "2502.01456" not in thread_text_from_cache({"title": "paper?", "body": excerpt}).body

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -112,10 +113,28 @@ def rules_fitter(train: Sequence[Case]) -> Callable[[Case], str]:
 
 
 # --- cases from the local cache ------------------------------------------------------------------------
+# a thread read from a search excerpt: each post opens with "login · description|comment|review... · date"
+_EXCERPT_HEADER = re.compile(r"^\S+ · (description|comment|review(?: thread| comment)?) · \d{4}-\d\d-\d\d[ \t]*$", re.M)
+
+
+def opening_post(body: str) -> str:
+    """The opening post of a cached body: a search excerpt's "description" post without its header and
+    without the replies after it (the role step reads what the API's issue body holds); other bodies
+    as they are."""
+    headers = list(_EXCERPT_HEADER.finditer(body))
+    if not headers:
+        return body
+    first = headers[0]
+    if first.group(1) != "description":  # only replies were read
+        return body[:first.start()].strip()
+    end = headers[1].start() if len(headers) > 1 else len(body)
+    return body[first.end():end].strip()
+
+
 def thread_text_from_cache(item: dict) -> ThreadText:
     labels = tuple(str(lb.get("name")) for lb in item.get("labels") or [] if isinstance(lb, dict))
     user = item.get("user") or {}
-    return ThreadText(item.get("title") or "", item.get("body") or "",
+    return ThreadText(item.get("title") or "", opening_post(item.get("body") or ""),
                       "pull_request" if item.get("pull_request") is not None else "issue", labels,
                       str(user.get("login") or "").endswith("[bot]"))
 
