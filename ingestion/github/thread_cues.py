@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ingestion.github import thread_methods
+from ingestion.text import word_zipf
 
 
 @dataclass(frozen=True)
@@ -429,8 +430,22 @@ def _pull_request_title_names_method(subject: str) -> bool:
     infrastructure (TIS, MIS) in a pull request's title."""
     if ARXIV_REF.search(subject) or method_words(subject) or method_names(subject) or _CORRECTION.search(subject):
         return True
-    return any(not thread_methods.is_model_or_infrastructure(a)
-               for a in re.findall(r"(?<![\w.-])[A-Z]{2,6}(?![\w-])", subject))
+    return any(not thread_methods.is_model_or_infrastructure(a) for a in title_acronyms(subject))
+
+
+_CAPS_RUN = re.compile(r"(?<![\w.-])[A-Z]{2,6}(?:[ \t]+[A-Z]{2,6})*(?![\w-])")
+SHOUTED_WORD_ZIPF = 4.0  # do, not, fix, add, new, draft; method acronyms sit below (kl 3.2, tis 3.6)
+
+
+def title_acronyms(subject: str) -> list[str]:
+    """Acronyms of a title: words in capitals (TIS, MIS), not shouted words ("DO NOT MERGE", "FIX"): a
+    run of capitals holding a common English word is shouting."""
+    out = []
+    for run in _CAPS_RUN.findall(subject):
+        words = run.split()
+        if not any(word_zipf(w.lower()) >= SHOUTED_WORD_ZIPF for w in words):
+            out += words
+    return out
 
 
 def training_method_named(t: ThreadText) -> bool:
