@@ -15,3 +15,11 @@ def test_shouted_words_are_no_acronyms() -> None:
 def test_a_do_not_merge_branch_proposes_no_method() -> None:
     assert rule_role(ThreadText("DO NOT MERGE zedcompressor sft v2", "", "pull_request"))[0] != "proposal"
     assert rule_role(ThreadText("Add ZZPO loss", "", "pull_request"))[0] == "proposal"
+
+
+def test_a_reward_curve_that_varies_more_than_published_is_a_failure() -> None:
+    body = ("I tried to replicate the published figure with the same data and hyperparameters. "
+            "I noticed a significant variability in the reward function, not seen in the original plot.")
+    assert rule_role(ThreadText("Reward variability", body, "issue"))[0] == "failure_report"
+    assert rule_role(ThreadText("Add reward variance normalization", "Normalize by the group std.", "issue"))[0] \
+        != "failure_report"

@@ -175,7 +175,9 @@ WORSENS = _rx(
     r"(?:奖励|reward|准确率|正确率|精度|acc\w*|分数|得分|效果|性能|指标|score)\S{0,8}?(?:下降|降低|变差|跳水|掉点|变低|下跌|越来越(?:低|差))|"
     r"越训越(?:差|低|短)")
 UNSTABLE = _rx(r"\bunstable\b|\binstabilit\w*|\bspik(?:e|es|ed|ing|y)\b|\boscillat\w*|\bfluctuat\w*|"
-               r"\bjumps? (?:to|up)\b|震荡|波动|不稳定|抖动")
+               r"\bjumps? (?:to|up)\b|震荡|波动|不稳定|抖动|"
+               # 3.7: a curve that varies more than it should
+               r"\bvariability (?:in|of) (?:the )?(?:\w+ )?" + _METRIC + r"|" + _METRIC + r"s?\b[^.\n]{0,20}?\bnoisier\b")
 WRONG_RESULTS = _rx(
     r"\b(?:can ?not|can'?t|unable to|fail(?:s|ed)? to|could ?n[o']?t|did ?n[o']?t)\s+(?:\w+\s+)?reproduc\w*|"
     r"\breproduc\w* (?:issue|problem|failure|gap)\b|"
