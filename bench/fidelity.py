@@ -64,11 +64,14 @@ from ingestion.arxiv.front_matter import TABLE as FRONT_MATTER_TABLE  # noqa: E4
 from ingestion.git.source import commit_row, mention_rows  # noqa: E402
 from ingestion.git.mining import mine_commits, resolve_ref  # noqa: E402
 from ingestion.pipelines import duckdb_columns  # noqa: E402
-from ingestion.screening.rules import screen  # noqa: E402
+from ingestion.screening.screener import screen  # noqa: E402
 from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable  # noqa: E402
 
 WINDOW = ("2501", "2606")  # the study window of the truth: ids 2501.xxxxx-2606.xxxxx
 ON_TIME_DAYS = 7
+# the product screener: the rules, then the committed learned model (as a live refresh screens)
+SCREENER_FILES = ("ingestion/screening/rules.py", "ingestion/screening/learned.py", "ingestion/screening/features.py",
+                  "ingestion/screening/screener.py", "ingestion/screening/model/screener.json")
 MINER_FILES = ("ingestion/git/mentions.py", "ingestion/git/mining.py", "ingestion/git/source.py")
 MODELS = "+fct_method_adoptions +fct_paper_citations"
 
@@ -200,9 +203,9 @@ def pool_rows(index: Path, known: set[str], cache: Path) -> list[dict]:
 def screened(papers: list[dict], frameworks: list, cache: Path) -> list[dict]:
     """The product screener's rows for the papers, cached per screener and registry (a pool of
     twenty thousand papers takes minutes to screen)."""
-    import ingestion.screening.rules as rules
-
-    digest = hashlib.sha256(Path(rules.__file__).read_bytes())
+    digest = hashlib.sha256()
+    for rel in SCREENER_FILES:
+        digest.update((ROOT / rel).read_bytes())
     digest.update(json.dumps([(f.framework_id, f.maintainer_orgs, f.maintainer_domains) for f in frameworks]).encode())
     for p in papers:
         digest.update(f"{p['arxiv_id']}\x00{p['title']}\x00{p['abstract']}\x00{p['comment']}".encode())

@@ -96,12 +96,14 @@ vendored_roots as (
 ),
 
 framework_paths as (
-    -- every file path each framework's mined commits touched
-    select distinct
+    -- every file path each framework's mined commits touched, and when first
+    select
         framework_id,
-        path
+        path,
+        min(committed_at) as first_at
     from mentions
     where strpos(path, '/') > 0
+    group by framework_id, path
 ),
 
 framework_files as (
@@ -109,6 +111,7 @@ framework_files as (
     select
         framework_id,
         path,
+        first_at,
         regexp_replace(lower(path), '[^a-z0-9/.]+', '_', 'g') as path_key
     from framework_paths
 ),
@@ -136,6 +139,67 @@ nested_copies as (
     from nested_candidates as n
     inner join framework_files as o
         on n.other_framework_id = o.framework_id and n.other_path_key = o.path_key
+),
+
+code_file_tails as (
+    -- code and config files with their path below the first folder (a package's root) and below the second
+    select
+        framework_id,
+        path,
+        first_at,
+        path_key,
+        substr(path_key, strpos(path_key, '/') + 1) as tail
+    from framework_files
+    where {{ regex_contains('path_key', '\\.(py|ya?ml|toml|json)$') }}
+),
+
+code_file_keys as (
+    select
+        framework_id,
+        path,
+        first_at,
+        path_key as file_key,
+        true as is_whole
+    from code_file_tails
+    union all
+    select
+        framework_id,
+        path,
+        first_at,
+        tail as file_key,
+        false as is_whole
+    from code_file_tails
+    union all
+    select
+        framework_id,
+        path,
+        first_at,
+        substr(tail, strpos(tail, '/') + 1) as file_key,
+        false as is_whole
+    from code_file_tails
+    where strpos(tail, '/') > 0
+),
+
+copied_files as (
+    -- a code or config file whose path, below its package's root (`verl_tool/trainer/config/algorithm.py`)
+    -- or a vendored copy's (`verl/verl/trainer/ppo/core_algos.py`), is the path of another tracked
+    -- framework's file (whole or below its root), three parts deep and there first: a copy of that file,
+    -- its method names are the other framework's. A fork (sharing the other's commits) keeps its own, and
+    -- so does a framework that began as such a copy (its first month of code: SkyRL's verl/)
+    select distinct
+        c.framework_id,
+        c.path
+    from code_file_keys as c
+    inner join code_file_keys as o
+        on
+            c.file_key = o.file_key and c.framework_id <> o.framework_id
+            and o.first_at < c.first_at and not (c.is_whole and o.is_whole)
+    inner join first_code as f on c.framework_id = f.framework_id
+    left join forks as k on c.framework_id = k.framework_id and o.framework_id = k.other_framework_id
+    where
+        k.framework_id is null
+        and c.first_at > f.first_code_at + interval '30 days'
+        and length(c.file_key) - length(replace(c.file_key, '/', '')) >= 2
 ),
 
 by_arxiv_id as (
@@ -466,8 +530,8 @@ placed as (
                 then 'data'
             -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
             when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
-            -- a copy of another tracked framework's file, nested in a folder named after it
-            when nc.path is not null then 'data'
+            -- a copy of another tracked framework's file, nested in a folder named after it or at its path
+            when nc.path is not null or cf.path is not null then 'data'
             -- a copy of another tracked framework vendored in
             when exists (
                     select 1 as hit from vendored_roots as v
@@ -507,6 +571,7 @@ placed as (
         ) as page_name
     from linked as l
     left join nested_copies as nc on l.framework_id = nc.framework_id and l.path = nc.path
+    left join copied_files as cf on l.framework_id = cf.framework_id and l.path = cf.path
 ),
 
 dataset_files as (

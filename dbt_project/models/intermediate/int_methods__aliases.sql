@@ -11,8 +11,8 @@
 --   is_ambiguous       several papers claim it and no source ranks one above the others
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3), or the mined
 --                      histories carry it, or its first word, with two generations glued on (internvl2,
---                      internvl3; nemotron3, nemotron5): the model a recipe trains or serves, not the
---                      paper's method
+--                      internvl3; nemotron3, nemotron5), or two frameworks write it with a parameter count
+--                      as a value (MiMo-7B-RL): the model a recipe trains or serves, not the paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
 --   leads_with_ordinary_word  several words, the first an ordinary one (turn_ppo): in a file or folder
@@ -176,6 +176,20 @@ model_lines as (
     having count(distinct g.generation) >= 2
 ),
 
+sized_names as (
+    -- names that two or more frameworks write with a parameter count as a string value (`MiMo-7B-RL`):
+    -- a model family the frameworks train, serve or convert (a method's own released checkpoint,
+    -- FAPO-4B, is named in the one framework that carries its recipe)
+    select
+        {{ regex_extract('mention_value', '^([a-z0-9_]*[a-z])_[0-9]+(_[0-9]+)?_?b(_|$)', 1) }} as alias_token
+    from {{ ref('stg_git__commit_mentions') }}
+    where
+        mention_kind = 'token' and mention_context = 'option_value'
+        and {{ regex_contains('mention_value', '^[a-z0-9_]*[a-z]_[0-9]+(_[0-9]+)?_?b(_|$)') }}
+    group by 1
+    having count(distinct framework_id) >= 2
+),
+
 leading_words as (
     -- how common in English the first word of each name of several words is: turn_ppo starts with an
     -- ordinary word, dr_grpo not
@@ -203,6 +217,7 @@ assessed as (
             -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
             or {{ regex_contains('n.alias_token', '[a-z][a-uw-z][0-9]+$') }}
             or ml.alias_token is not null
+            or (sn.alias_token is not null and n.alias_source <> 'catalogue')
         ) as is_model_name,
         -- three letters or fewer (ESS, OPD): many things share so short an acronym (a statistic, a
         -- tool); it names this paper's method only beside the paper's id (a curated name is kept)
@@ -236,6 +251,7 @@ assessed as (
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     left join leading_words as lw on n.alias_token = lw.alias_token
     left join model_lines as ml on n.alias_token = ml.alias_token
+    left join sized_names as sn on n.alias_token = sn.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
 )
 

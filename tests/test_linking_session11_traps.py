@@ -1,0 +1,51 @@
+"""Linking traps of session 11 (issue 27), as general cases on generated repositories (written from the
+errors of frameworks measured earlier, so these are fit, not held out):
+
+- a code or config file copied from another tracked framework (`yaklib/trainer/config/algorithm.py`
+  after `trl_pkg/trainer/config/algorithm.py`), months after the framework's own code began, holds that
+  framework's options: its method names are not the copier's adoption, while the origin's still is;
+- a name that two frameworks write with a parameter count (`kestrel-7b`) is a model family, not the
+  method of a paper titled with it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_linking_traps import _paper, link_history
+
+PAPERS = [
+    _paper("2505.00401", "YAKPO: A Loss Another Framework Copies", "2025-05-01"),
+    _paper("2505.00402", "KesTrel: A Family Of Open Models", "2025-05-01"),
+]
+
+_ALGORITHM = 'LOSS_TYPES = ("grpo", "yakpo")\n'
+
+ORIGIN = [  # trl's repository: the loss first, then a model in an example
+    ("2025-05-02", "feat: yakpo", {"trl_pkg/trainer/config/algorithm.py": _ALGORITHM}),
+    ("2025-05-03", "examples: kestrel", {"examples/kestrel.py": 'MODEL = "kestrel-7b-instruct"\n'}),
+]
+
+HISTORY = [  # verl's repository: its own code, then a copy of the origin's file two months later
+    ("2025-03-01", "init: trainer", {"yaklib/trainer/core.py": "def train():\n    pass\n"}),
+    ("2025-05-10", "chore: sync configs", {"yaklib/trainer/config/algorithm.py": _ALGORITHM}),
+    ("2025-05-11", "examples: kestrel", {"examples/sft.py": 'MODEL = "kestrel-7b"\nFAMILY = "kestrel"\n'}),
+]
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    con, shas = link_history(tmp_path_factory.mktemp("session11_traps"), HISTORY, PAPERS, {"trl": ORIGIN})
+    yield con, shas
+    con.close()
+
+
+def test_a_copied_file_is_the_origins_and_a_sized_name_is_a_model(linked):
+    con, _ = linked
+    adopted = {r for r in con.execute("select framework_id, arxiv_id from marts.fct_method_adoptions").fetchall()}
+    assert ("trl", "2505.00401") in adopted  # the origin implements it
+    assert ("verl", "2505.00401") not in adopted  # the copy is the origin's
+    assert not any(a == "2505.00402" for _, a in adopted)  # a model family
+    reason = con.execute("select alias_reason from intermediate.int_methods__aliases "
+                         "where arxiv_id = '2505.00402'").fetchone()[0]
+    assert reason == "a model name"
