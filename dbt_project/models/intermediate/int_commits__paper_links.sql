@@ -57,151 +57,6 @@ docs_paths as (
     from {{ ref('stg_registry__frameworks') }}
 ),
 
-first_code as (
-    -- when each framework's own code began: its first commit adding to a code file
-    select
-        framework_id,
-        min(committed_at) as first_code_at
-    from mentions
-    where {{ regex_contains('lower(path)', '\\.(py|pyx|c|cc|cpp|cu|h|hpp|rs|go|js|ts|java|scala|jl|lua)$') }}
-    group by framework_id
-),
-
-forks as (
-    -- a framework whose history shares commits with another tracked framework's is a fork of it (or its
-    -- origin): it keeps the other's package name as its own, whenever that name arrived
-    select distinct
-        a.framework_id,
-        b.framework_id as other_framework_id
-    from commits as a
-    inner join commits as b on a.sha = b.sha and a.framework_id <> b.framework_id
-),
-
-vendored_roots as (
-    -- a top-level folder named after another tracked framework that arrived more than a month after the
-    -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
-    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it,
-    -- or shares its origin's commits: its package renamed after the fork, openllama2/ -> openrlhf/)
-    select
-        m.framework_id,
-        split_part(m.path, '/', 1) as root
-    from mentions as m
-    inner join {{ ref('int_frameworks__names') }} as t
-        on {{ method_token("split_part(m.path, '/', 1)") }} = t.token and m.framework_id <> t.framework_id
-    inner join first_code as f on m.framework_id = f.framework_id
-    left join forks as k on m.framework_id = k.framework_id and t.framework_id = k.other_framework_id
-    where strpos(m.path, '/') > 0 and k.framework_id is null
-    group by m.framework_id, split_part(m.path, '/', 1)
-    having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
-),
-
-framework_paths as (
-    -- every file path each framework's mined commits touched, and when first
-    select
-        framework_id,
-        path,
-        min(committed_at) as first_at
-    from mentions
-    where strpos(path, '/') > 0
-    group by framework_id, path
-),
-
-framework_files as (
-    -- with a key in lower case, separators as '_'
-    select
-        framework_id,
-        path,
-        first_at,
-        regexp_replace(lower(path), '[^a-z0-9/.]+', '_', 'g') as path_key
-    from framework_paths
-),
-
-nested_candidates as (
-    -- a file below a folder named after another tracked framework (not at the top level), with its path
-    -- from that folder
-    select
-        f.framework_id,
-        f.path,
-        t.framework_id as other_framework_id,
-        substr('/' || f.path_key, strpos('/' || f.path_key, '/' || t.token || '/') + 1) as other_path_key
-    from framework_files as f
-    inner join {{ ref('int_frameworks__names') }} as t
-        on f.framework_id <> t.framework_id and strpos('/' || f.path_key, '/' || t.token || '/') > 1
-),
-
-nested_copies as (
-    -- ... whose path from that folder is a path of that framework's own repository
-    -- (`verl_patch/verl/trainer/ppo/core_algos.py`): a copy of that framework's file (patched in or
-    -- vendored), its methods are the other framework's
-    select distinct
-        n.framework_id,
-        n.path
-    from nested_candidates as n
-    inner join framework_files as o
-        on n.other_framework_id = o.framework_id and n.other_path_key = o.path_key
-),
-
-code_file_tails as (
-    -- code and config files with their path below the first folder (a package's root) and below the second
-    select
-        framework_id,
-        path,
-        first_at,
-        path_key,
-        substr(path_key, strpos(path_key, '/') + 1) as tail
-    from framework_files
-    where {{ regex_contains('path_key', '\\.(py|ya?ml|toml|json)$') }}
-),
-
-code_file_keys as (
-    select
-        framework_id,
-        path,
-        first_at,
-        path_key as file_key,
-        true as is_whole
-    from code_file_tails
-    union all
-    select
-        framework_id,
-        path,
-        first_at,
-        tail as file_key,
-        false as is_whole
-    from code_file_tails
-    union all
-    select
-        framework_id,
-        path,
-        first_at,
-        substr(tail, strpos(tail, '/') + 1) as file_key,
-        false as is_whole
-    from code_file_tails
-    where strpos(tail, '/') > 0
-),
-
-copied_files as (
-    -- a code or config file whose path, below its package's root (`verl_tool/trainer/config/algorithm.py`)
-    -- or a vendored copy's (`verl/verl/trainer/ppo/core_algos.py`), is the path of another tracked
-    -- framework's file (whole or below its root), three parts deep and there first: a copy of that file,
-    -- its method names are the other framework's. A fork (sharing the other's commits) keeps its own, and
-    -- so does a framework that began as such a copy (its first month of code: SkyRL's verl/)
-    select distinct
-        c.framework_id,
-        c.path
-    from code_file_keys as c
-    inner join code_file_keys as o
-        on
-            c.file_key = o.file_key and c.framework_id <> o.framework_id
-            and o.first_at < c.first_at and not (c.is_whole and o.is_whole)
-    inner join first_code as f on c.framework_id = f.framework_id
-    left join forks as k on c.framework_id = k.framework_id and o.framework_id = k.other_framework_id
-    where
-        k.framework_id is null
-        and c.first_at > f.first_code_at + interval '30 days'
-        and length(c.file_key) - length(replace(c.file_key, '/', '')) >= 2
-),
-
 by_arxiv_id as (
     select
         m.*,
@@ -530,13 +385,8 @@ placed as (
                 then 'data'
             -- a hidden folder holds the repository's tooling (CI jobs, assistants' skills, editor settings)
             when {{ regex_contains('l.path', '(^|/)[.][^/]+/') }} then 'data'
-            -- a copy of another tracked framework's file, nested in a folder named after it or at its path
-            when nc.path is not null or cf.path is not null then 'data'
-            -- a copy of another tracked framework vendored in
-            when exists (
-                    select 1 as hit from vendored_roots as v
-                    where v.framework_id = l.framework_id and starts_with(l.path, v.root || '/')
-                ) then 'data'
+            -- a copy of another tracked framework's file (int_commits__copied_files)
+            when cp.path is not null then 'data'
             -- a user interface (a frontend, a desktop app, its translations) implements no training method
             when {{ regex_contains('lower(l.path)', '(^|/)(frontend|src-tauri|i18n|locales?)/') }} then 'data'
             -- a dependency manifest names the packages the framework installs, not methods it implements
@@ -570,8 +420,7 @@ placed as (
             regexp_replace(l.path, '/(index|readme)\.[A-Za-z]+$', '', 'i'), '^.*/|\.[A-Za-z]+$', '', 'g'
         ) as page_name
     from linked as l
-    left join nested_copies as nc on l.framework_id = nc.framework_id and l.path = nc.path
-    left join copied_files as cf on l.framework_id = cf.framework_id and l.path = cf.path
+    left join {{ ref('int_commits__copied_files') }} as cp on l.framework_id = cp.framework_id and l.path = cp.path
 ),
 
 dataset_files as (

@@ -176,17 +176,24 @@ model_lines as (
     having count(distinct g.generation) >= 2
 ),
 
-sized_names as (
-    -- names that two or more frameworks write with a parameter count as a string value (`MiMo-7B-RL`):
-    -- a model family the frameworks train, serve or convert (a method's own released checkpoint,
-    -- FAPO-4B, is named in the one framework that carries its recipe)
-    select
+sized_values as (
+    -- string values that write a name with a parameter count (`MiMo-7B-RL` -> mimo), per framework
+    select distinct
+        framework_id,
         {{ regex_extract('mention_value', '^([a-z0-9_]*[a-z])_[0-9]+(_[0-9]+)?_?b(_|$)', 1) }} as alias_token
     from {{ ref('stg_git__commit_mentions') }}
     where
         mention_kind = 'token' and mention_context = 'option_value'
         and {{ regex_contains('mention_value', '^[a-z0-9_]*[a-z]_[0-9]+(_[0-9]+)?_?b(_|$)') }}
-    group by 1
+),
+
+sized_names as (
+    -- names that two or more frameworks write with a parameter count: a model family the frameworks
+    -- train, serve or convert (a method's own released checkpoint, FAPO-4B, is named in the one
+    -- framework that carries its recipe)
+    select alias_token
+    from sized_values
+    group by alias_token
     having count(distinct framework_id) >= 2
 ),
 
