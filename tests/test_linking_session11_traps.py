@@ -5,7 +5,8 @@ errors of frameworks measured earlier, so these are fit, not held out):
   after `trl_pkg/trainer/config/algorithm.py`), months after the framework's own code began, holds that
   framework's options: its method names are not the copier's adoption, while the origin's still is;
 - a name that two frameworks write with a parameter count (`kestrel-7b`) is a model family, not the
-  method of a paper titled with it.
+  method of a paper titled with it;
+- a paper's id in an evaluation folder (`environments/eval_environments/`) cites the benchmark evaluated.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tests.test_linking_traps import _paper, link_history
 PAPERS = [
     _paper("2505.00401", "YAKPO: A Loss Another Framework Copies", "2025-05-01"),
     _paper("2505.00402", "KesTrel: A Family Of Open Models", "2025-05-01"),
+    _paper("2505.00403", "A Hard Exam For Language Models", "2025-05-01"),
 ]
 
 _ALGORITHM = 'LOSS_TYPES = ("grpo", "yakpo")\n'
@@ -30,6 +32,8 @@ HISTORY = [  # verl's repository: its own code, then a copy of the origin's file
     ("2025-03-01", "init: trainer", {"yaklib/trainer/core.py": "def train():\n    pass\n"}),
     ("2025-05-10", "chore: sync configs", {"yaklib/trainer/config/algorithm.py": _ALGORITHM}),
     ("2025-05-11", "examples: kestrel", {"examples/sft.py": 'MODEL = "kestrel-7b"\nFAMILY = "kestrel"\n'}),
+    ("2025-05-12", "feat: exam environment", {"environments/eval_environments/exam_eval.py": (
+        '"""Evaluates on the exam of https://arxiv.org/abs/2505.00403."""\ndef score(x):\n    return x\n')}),
 ]
 
 
@@ -46,6 +50,7 @@ def test_a_copied_file_is_the_origins_and_a_sized_name_is_a_model(linked):
     assert ("trl", "2505.00401") in adopted  # the origin implements it
     assert ("verl", "2505.00401") not in adopted  # the copy is the origin's
     assert not any(a == "2505.00402" for _, a in adopted)  # a model family
+    assert not any(a == "2505.00403" for _, a in adopted)  # a benchmark evaluated
     reason = con.execute("select alias_reason from intermediate.int_methods__aliases "
                          "where arxiv_id = '2505.00402'").fetchone()[0]
     assert reason == "a model name"

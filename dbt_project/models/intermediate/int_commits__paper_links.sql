@@ -371,8 +371,10 @@ placed as (
         l.*,
         case
             when l.path = '' then 'message'
+            -- tests, evaluation folders (evals/, eval_environments/, offline_eval/), benchmarks, vendored code
             when {{ regex_contains('lower(l.path)',
-                '(^|/)(tests?|evals?|evaluation|[^/]*bench[^/]*|docker|third_party|vendor|patch(es)?)/') }}
+                '(^|/)(tests?|(evals?|evaluations?)([-_][^/]*)?|[^/]*[-_](evals?|evaluations?)|[^/]*bench[^/]*|docker|'
+                ~ 'third_party|vendor|patch(es)?)/') }}
                 then 'data'
             -- a data folder holds data; inside a package its code is the package's data handling
             -- (torchrl/data/replay_buffers/samplers.py), while a datasets module loads named datasets (cites
