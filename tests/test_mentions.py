@@ -183,15 +183,3 @@ def test_docs_extensions_are_one_list_for_the_miner_and_dbt():
     project = yaml.safe_load((Path(__file__).resolve().parents[1] / "dbt_project" / "dbt_project.yml").read_text())
     assert project["vars"]["docs_extensions"].split("|") == list(DOCS_EXTENSIONS)
     assert all(classify_head_path(f"docs/page.{ext}", ["docs/"]) == "docs" for ext in DOCS_EXTENSIONS)
-
-
-def test_a_chinese_sentence_that_goes_on_cites_the_paper():
-    """Chinese prose has no spaces between words: each character counts as a word after the id."""
-    from ingestion.git.mentions import contextual_mentions
-
-    page = ("# A recipe\n\n"
-            "为公平对比，这里采用与 ``zebra``（[论文链接](https://arxiv.org/abs/2505.00003)） 相同的测试集。\n\n"
-            "- [ZZPO](https://arxiv.org/abs/2507.00004)\n")
-    found = contextual_mentions(page, "docs/recipe.md", "added_line").items
-    assert found[("arxiv_id", "2505.00003")] == "inline_citation"
-    assert found[("arxiv_id", "2507.00004")] == "docs_list"  # a list of methods with their papers

@@ -352,17 +352,14 @@ _MODELS_SECTION_RE = re.compile(r"\b(?:supported|available|tested|validated) (?:
                                 r"\bmodels? (?:zoo|support(?:ed)?|list|matrix|cards?)\b|支持的模型|模型支持", re.I)
 _URL_OR_TARGET_RE = re.compile(r"\]\([^)]*\)|https?://\S+")
 _PROSE_WORD_RE = re.compile(r"[^\W\d_]{2,}")
-_CJK_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")  # Chinese text has no spaces: a character a word
 INLINE_WORDS_AFTER = 5
 
 
 def _cited_inline(line: str, arxiv_id: str) -> bool:
     """The id sits inside a sentence that goes on (a citation), not on a line that is the reference
     itself (a label and a link, a bibliography entry, a quoted reference)."""
-    after = _URL_OR_TARGET_RE.sub(" ", line[line.rfind(arxiv_id) + len(arxiv_id):])
-    cjk_words = sum(len(run) for run in _CJK_RUN_RE.findall(after))
-    latin_words = len(_PROSE_WORD_RE.findall(_CJK_RUN_RE.sub(" ", after)))
-    return latin_words + cjk_words >= INLINE_WORDS_AFTER
+    after = line[line.rfind(arxiv_id) + len(arxiv_id):]
+    return len(_PROSE_WORD_RE.findall(_URL_OR_TARGET_RE.sub(" ", after))) >= INLINE_WORDS_AFTER
 
 
 def _is_underline(line: str, previous: str) -> bool:
