@@ -14,12 +14,10 @@ with commits as (
 
 mentions as (
     select
-        m.framework_id,
-        m.path,
-        c.committed_at
-    from {{ ref('stg_git__commit_mentions') }} as m
-    inner join commits as c
-        on m.framework_id = c.framework_id and m.sha = c.sha
+        framework_id,
+        path,
+        committed_at
+    from {{ ref('int_commits__default_branch_mentions') }}
 ),
 
 first_code as (

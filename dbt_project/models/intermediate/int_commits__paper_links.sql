@@ -21,26 +21,8 @@
 {# a commit subject about a list, a citation, or a model, environment, task set, data set or benchmark #}
 {% set subject_names_no_method = '\\b(readme|news|awesome|cite|citation|link|list|blog|projects?|showcase|'
     ~ 'models?|envs?|environments?|tasksets?|datasets?|benchmarks?)\\b' %}
-with commits as (
-    select * from {{ ref('int_commits__registered') }}
-    where on_default_branch
-),
-
-mentions as (
-    select
-        m.framework_id,
-        m.sha,
-        m.path,
-        m.mention_kind,
-        m.mention_value,
-        m.mention_location,
-        m.mention_context,
-        c.committed_at,
-        c.authored_at,
-        c.message
-    from {{ ref('stg_git__commit_mentions') }} as m
-    inner join commits as c
-        on m.framework_id = c.framework_id and m.sha = c.sha
+with mentions as (
+    select * from {{ ref('int_commits__default_branch_mentions') }}
 ),
 
 papers as (
