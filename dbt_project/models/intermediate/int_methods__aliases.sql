@@ -12,7 +12,8 @@
 --   is_model_name      it ends in a version (glm_5, deepseek_v3_2, kimi_k2_5, internvl3), or the mined
 --                      histories carry it, or its first word, with two generations glued on (internvl2,
 --                      internvl3; nemotron3, nemotron5), or two frameworks write it with a parameter count
---                      as a value (MiMo-7B-RL): the model a recipe trains or serves, not the paper's method
+--                      as a value (MiMo-7B-RL), or it ends in what it is (joyai_llm, youtu_vl, seed_coder): the
+--                      model a recipe trains or serves, not the paper's method
 --   is_short_acronym   three letters or fewer (not curated): too short to name one method in code
 --                      alone (int_commits__paper_links takes it only beside the paper's id)
 --   leads_with_ordinary_word  several words, the first an ordinary one (turn_ppo): in a file or folder
@@ -223,6 +224,12 @@ assessed as (
             {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
             -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
             or {{ regex_contains('n.alias_token', '[a-z][a-uw-z][0-9]+$') }}
+            -- a name that ends in what it is, a language, vision-language or code model, maybe with its edition
+            -- (JoyAI-LLM Flash, Youtu-VL, Seed-Coder)
+            or (
+                n.alias_source <> 'catalogue'
+                and {{ regex_contains('n.alias_token', '_(llm|vlm|vl|coder)(_[a-z]+)?$') }}
+            )
             or ml.alias_token is not null
             or (sn.alias_token is not null and n.alias_source <> 'catalogue')
         ) as is_model_name,
