@@ -31,7 +31,7 @@ PAPERS = [
     _paper("2505.00006", "A Project Built With The Framework", "2025-05-01"),
     _paper("2505.00007", "A Loss In The Fork's Own Package", "2025-05-01"),
     _paper("2505.00008", "A Loss In A Vendored Copy", "2025-05-01"),
-    _paper("2505.00009", "Lynx-VL: A Vision Language Model", "2025-05-01"),
+    _paper("2505.00009", "LYNXOR: A Vision Language Model", "2025-05-01"),
     _paper("2505.00010", "InternQ3: The Third Generation", "2025-05-01"),
     _paper("2505.00011", "Kestrel Agent: Ordinary Words As A Recipe Folder", "2025-05-01"),
     _paper("2505.00012", "GLIMPO: A Distinctive Name", "2025-05-01"),
@@ -64,7 +64,7 @@ HISTORY = [
     # long after the framework's own code began, another tracked framework's tree is vendored in
     ("2025-07-01", "vendor trl", {"trl/trainer/loss.py": (
         '"""Loss of https://arxiv.org/abs/2505.00008."""\ndef loss(x):\n    return x\n')}),
-    ("2025-07-02", "models: lynx", {"verl/models/transformers/lynx_vl.py": "class LynxVLModel:\n    pass\n"}),
+    ("2025-07-02", "models: lynxor", {"verl/models/transformers/lynxor.py": "class LynxorModel:\n    pass\n"}),
     ("2025-07-03", "feat: serve internq3", {"verl/serving/names.py": 'CHAT_TEMPLATE = "internq3"\n'}),
     ("2025-07-04", "recipe: kestrel agent", {"recipe/kestrel_agent/main.py": "def main():\n    pass\n"}),
     ("2025-07-05", "feat: glimpo loss", {"verl/trainer/losses.py": 'LOSS_MODES = ("glimpo",)\n'}),
