@@ -40,24 +40,6 @@ forks as (
     inner join commits as b on a.sha = b.sha and a.framework_id <> b.framework_id
 ),
 
-vendored_roots as (
-    -- a top-level folder named after another tracked framework that arrived more than a month after the
-    -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
-    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it,
-    -- or shares its origin's commits: its package renamed after the fork, openllama2/ -> openrlhf/)
-    select
-        m.framework_id,
-        split_part(m.path, '/', 1) as root
-    from mentions as m
-    inner join {{ ref('int_frameworks__names') }} as t
-        on {{ method_token("split_part(m.path, '/', 1)") }} = t.token and m.framework_id <> t.framework_id
-    inner join first_code as f on m.framework_id = f.framework_id
-    left join forks as k on m.framework_id = k.framework_id and t.framework_id = k.other_framework_id
-    where strpos(m.path, '/') > 0 and k.framework_id is null
-    group by m.framework_id, split_part(m.path, '/', 1)
-    having min(m.committed_at) > min(f.first_code_at) + interval '30 days'
-),
-
 framework_paths as (
     -- every file path each framework's mined commits touched, and when first
     select
@@ -67,6 +49,24 @@ framework_paths as (
     from mentions
     where strpos(path, '/') > 0
     group by framework_id, path
+),
+
+vendored_roots as (
+    -- a top-level folder named after another tracked framework that arrived more than a month after the
+    -- framework's own code began is a copy of that framework vendored in (a submodule turned into files):
+    -- its code and docs are the other framework's (a fork whose package keeps its origin's name starts with it,
+    -- or shares its origin's commits: its package renamed after the fork, openllama2/ -> openrlhf/)
+    select
+        p.framework_id,
+        split_part(p.path, '/', 1) as root
+    from framework_paths as p
+    inner join {{ ref('int_frameworks__names') }} as t
+        on {{ method_token("split_part(p.path, '/', 1)") }} = t.token and p.framework_id <> t.framework_id
+    inner join first_code as f on p.framework_id = f.framework_id
+    left join forks as k on p.framework_id = k.framework_id and t.framework_id = k.other_framework_id
+    where k.framework_id is null
+    group by p.framework_id, split_part(p.path, '/', 1)
+    having min(p.first_at) > min(f.first_code_at) + interval '30 days'
 ),
 
 framework_files as (
