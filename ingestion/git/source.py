@@ -226,6 +226,9 @@ class MiningRun:
 
 
 # --- HEAD snapshot ---------------------------------------------------------------------------
+_DOCS_SUFFIXES = tuple(f".{ext}" for ext in DOCS_EXTENSIONS)
+
+
 def classify_head_path(path: str, docs_paths: Iterable[str]) -> str | None:
     """contributing | pr_template | issue_template | codeowners | docs | None."""
     lower = path.lower()
@@ -239,7 +242,7 @@ def classify_head_path(path: str, docs_paths: Iterable[str]) -> str | None:
         return "pr_template"
     if parent == ".github/issue_template" or (top and name.startswith("issue_template")):
         return "issue_template"
-    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith(tuple(f".{ext}" for ext in DOCS_EXTENSIONS)):
+    if any(lower.startswith(d.lower()) for d in docs_paths) and name.endswith(_DOCS_SUFFIXES):
         return "docs"
     return None
 
