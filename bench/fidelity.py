@@ -382,13 +382,14 @@ def measure(warehouse: Path, truth: Path, verbose: bool, verdicts: dict | None =
 
 def held_out_claims(warehouse: Path, truth: Path) -> list[tuple]:
     """In-window pairs claimed in the frameworks without truth: (framework, arxiv id, date, grade,
-    reason, sha, path, matched value, title), by framework and id."""
+    reason, sha, path, matched value, title, supported), by framework and id; supported false: the claim
+    verifier holds it back (fct_adoption_claims), listed so it is judged too."""
     dev = {r["framework"] for r in _read_csv(truth / "adoptions_dev.csv")}
     con = duckdb.connect(str(warehouse), read_only=True)
     rows = con.execute(
         "select a.framework_id, a.arxiv_id, cast(a.adopted_on as varchar), a.evidence_grade, a.evidence_reason, "
-        "a.first_commit_sha, a.first_commit_path, a.matched_value, p.title from marts.fct_method_adoptions a "
-        "join raw_arxiv.papers p using (arxiv_id) order by 1, 2").fetchall()
+        "a.first_commit_sha, a.first_commit_path, a.matched_value, p.title, a.is_supported "
+        "from marts.fct_adoption_claims a join raw_arxiv.papers p using (arxiv_id) order by 1, 2").fetchall()
     con.close()
     return [r for r in rows if r[0] not in dev and in_window(r[1])]
 
@@ -397,11 +398,13 @@ def print_claims(claims: list[tuple], sample: int | None, seed: int) -> None:
     chosen = sorted(random.Random(seed).sample(claims, min(sample, len(claims)))) if sample else claims
     per_fw = defaultdict(int)
     for c in claims:
-        per_fw[c[0]] += 1
-    print(f"\nheld-out claims: {len(claims)} ({', '.join(f'{k} {v}' for k, v in sorted(per_fw.items()))})"
+        per_fw[c[0]] += c[9]
+    print(f"\nheld-out claims: {sum(per_fw.values())} ({', '.join(f'{k} {v}' for k, v in sorted(per_fw.items()))}), "
+          f"and {sum(not c[9] for c in claims)} the claim verifier holds back (HELD)"
           + (f"; a sample of {len(chosen)} (seed {seed})" if sample else ""))
-    for fw, aid, day, grade, reason, sha, path, value, title in chosen:
-        print(f"  CLAIM  {fw} {aid} {day} {sha[:12]} {grade} '{value}' {path or '(message)'} | {title[:60]} | {reason}")
+    for fw, aid, day, grade, reason, sha, path, value, title, supported in chosen:
+        print(f"  {'CLAIM' if supported else 'HELD '}  {fw} {aid} {day} {sha[:12]} {grade} '{value}' "
+              f"{path or '(message)'} | {title[:60]} | {reason}")
 
 
 def read_verdicts(adjudication: Path) -> dict[tuple[str, str], str]:
@@ -413,17 +416,19 @@ def score_claims(claims: list[tuple], adjudication: Path) -> None:
     """Held-out precision of the claims against a hand adjudication (csv: framework, arxiv_id,
     verdict true | false | borderline); claims it lacks are listed for adjudication."""
     verdicts = read_verdicts(adjudication)
-    judged = [verdicts[c[0], c[1]] for c in claims if (c[0], c[1]) in verdicts]
-    true, border = judged.count("true"), judged.count("borderline")
-    n = max(1, len(judged))
-    print(f"\nheld-out precision over {len(judged)} adjudicated claims: {true / n:.2f} "
-          f"({(true + border) / n:.2f} counting {border} borderline true); "
-          f"{len(judged) - true - border} false")
+    for label, members in (("", [c for c in claims if c[9]]), (" without the claim verifier", claims)):
+        judged = [verdicts[c[0], c[1]] for c in members if (c[0], c[1]) in verdicts]
+        true, border = judged.count("true"), judged.count("borderline")
+        n = max(1, len(judged))
+        print(f"\nheld-out precision{label} over {len(judged)} adjudicated claims: {true / n:.2f} "
+              f"({(true + border) / n:.2f} counting {border} borderline true); "
+              f"{len(judged) - true - border} false")
     for c in claims:
+        held = "" if c[9] else " (held)"
         if verdicts.get((c[0], c[1]), "true") != "true":
-            print(f"  {verdicts[c[0], c[1]].upper():<10} {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}")
+            print(f"  {verdicts[c[0], c[1]].upper():<10} {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}{held}")
         elif (c[0], c[1]) not in verdicts:
-            print(f"  UNJUDGED   {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}")
+            print(f"  UNJUDGED   {c[0]} {c[1]} {c[5][:12]} '{c[7]}' {c[6] or '(message)'}{held}")
 
 
 def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
@@ -437,6 +442,7 @@ def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
     con = duckdb.connect(str(warehouse), read_only=True)
     found = {(f, a): _day(d) for f, a, d in con.execute(
         "select framework_id, arxiv_id, cast(adopted_on as varchar) from marts.fct_method_adoptions").fetchall()}
+    claimed = {(f, a) for f, a in con.execute("select framework_id, arxiv_id from marts.fct_adoption_claims").fetchall()}
     id_days = {(f, a): _day(d) for f, a, d in con.execute(
         "select m.framework_id, m.mention_value, cast(min(c.authored_at) as varchar) "
         "from staging.stg_git__commit_mentions m join staging.stg_git__commits c using (framework_id, sha) "
@@ -450,7 +456,8 @@ def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
         if r.get("own") != "true":
             groups[("all, not own", "all")].append(r)
     print("\noutside truth (docs and code at HEAD): recall and dates")
-    print(f"{'half':<13} {'framework':<16} {'true':>4} {'found':>5} {'recall':>6} {'dates<=7d':>9}")
+    print(f"{'half':<13} {'framework':<16} {'true':>4} {'found':>5} {'recall':>6} {'dates<=7d':>9} "
+          f"{'found without the claim verifier':>33}")
     for (half, fw), members in sorted(groups.items()):
         hits = [r for r in members if (r["framework"], r["arxiv_id"]) in found]
         on_time = 0
@@ -460,7 +467,7 @@ def score_outside_truth(warehouse: Path, truth_csv: Path) -> None:
                                 id_days.get((r["framework"], r["arxiv_id"]))) if d]
             on_time += any(abs((got - d).days) <= ON_TIME_DAYS for d in refs)
         print(f"{half:<13} {fw:<16} {len(members):>4} {len(hits):>5} {len(hits) / max(1, len(members)):>6.2f} "
-              f"{on_time / max(1, len(hits)):>9.0%}")
+              f"{on_time / max(1, len(hits)):>9.0%} {sum((r['framework'], r['arxiv_id']) in claimed for r in members):>33}")
     for r in rows:
         if (r["framework"], r["arxiv_id"]) not in found:
             print(f"  MISSED {r['framework']} {r['arxiv_id']} {r.get('method', '')}")
