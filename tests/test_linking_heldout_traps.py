@@ -89,7 +89,7 @@ def _graded(con) -> tuple[dict[str, set], dict[str, list]]:
 
 def test_only_the_method_places_are_adoptions(linked):
     con, shas = linked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_adoption_claims "
                                "where framework_id = 'verl'").fetchall())
     assert adopted == {
         "2505.00102": shas["2025-05-04"],  # its id in the framework's own adapter, in a folder named trl
@@ -160,7 +160,7 @@ def forked(tmp_path_factory):
 
 def test_a_fork_keeps_its_origins_package_and_a_frontend_implements_nothing(forked):
     con, shas = forked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_adoption_claims "
                                "where framework_id = 'verl'").fetchall())
     # the fork's own loss in the package named after its origin (named two months after its code began)
     assert adopted == {"2505.00201": shas["2025-05-05"]}

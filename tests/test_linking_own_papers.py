@@ -27,7 +27,7 @@ HISTORY = [
 def test_own_papers_are_adoptions_and_works_built_on_it_are_citations(tmp_path):
     con, shas = link_history(tmp_path, HISTORY, PAPERS)
     with con:
-        adopted = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
+        adopted = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_adoption_claims").fetchall())
         cited = {r[0] for r in con.execute("select arxiv_id from marts.fct_paper_citations").fetchall()}
     assert "own system paper" in adopted["2505.00201"]  # the framework's own paper, cited in its README
     assert "own system paper" in adopted["2505.00203"]  # a sub-project's paper, in its own folder

@@ -49,7 +49,7 @@ def linked(tmp_path_factory):
 
 def test_a_copied_file_is_the_origins_and_a_sized_name_is_a_model(linked):
     con, _ = linked
-    adopted = {r for r in con.execute("select framework_id, arxiv_id from marts.fct_method_adoptions").fetchall()}
+    adopted = {r for r in con.execute("select framework_id, arxiv_id from marts.fct_adoption_claims").fetchall()}
     assert ("trl", "2505.00401") in adopted  # the origin implements it
     assert ("verl", "2505.00401") not in adopted  # the copy is the origin's
     assert not any(a == "2505.00402" for _, a in adopted)  # a model family

@@ -58,7 +58,7 @@ def linked(tmp_path_factory):
 
 def test_model_lines_quarto_docs_and_large_commits(linked):
     con, shas = linked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_adoption_claims "
                                "where framework_id = 'verl'").fetchall())
     assert "2505.00301" not in adopted  # a model line
     assert "2505.00304" not in adopted  # a name starting with a model line

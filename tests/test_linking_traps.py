@@ -1,6 +1,6 @@
 """Evidence-graded linking on a generated git repository with the traps of the real histories and
 the true cases: mined by the product miner, linked by the dbt models (through bench/fidelity.py's
-loader), asserted on fct_method_adoptions and fct_paper_citations.
+loader), asserted on the claims (fct_adoption_claims, before the claim verifier) and fct_paper_citations.
 
 Traps (never an adoption): a dictionary-word alias already in the code before the paper; a
 dataset's name in an example's data folder; a citation in a "built with" list; a related-work
@@ -178,7 +178,7 @@ def linked(tmp_path_factory):
 
 def test_only_implementations_and_documented_support_are_adoptions(linked):
     con, shas = linked
-    rows = con.execute("select arxiv_id, first_commit_sha, evidence_grade from marts.fct_method_adoptions "
+    rows = con.execute("select arxiv_id, first_commit_sha, evidence_grade from marts.fct_adoption_claims "
                        "order by arxiv_id").fetchall()
     assert rows == [
         ("2503.00005", shas["2025-03-14"], "documented"),  # the framework's own paper (the truth counts it)
@@ -191,10 +191,10 @@ def test_only_implementations_and_documented_support_are_adoptions(linked):
         ("2503.00015", shas["2025-03-29"], "implementation"),  # option value, authored earlier
         ("2503.00026", shas["2025-04-07"], "implementation"),  # a recipe folder with a versioned name
     ]
-    day = con.execute("select cast(adopted_on as varchar) from marts.fct_method_adoptions "
+    day = con.execute("select cast(adopted_on as varchar) from marts.fct_adoption_claims "
                       "where arxiv_id = '2503.00015'").fetchone()[0]
     assert day == AUTHORED["2025-03-29"]  # dated by the author date, not the push
-    reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
+    reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_adoption_claims").fetchall())
     assert "option value" in reasons["2503.00006"] and "path" in reasons["2503.00007"]
     assert "docs" in reasons["2503.00008"] and "example" in reasons["2503.00009"]
     assert "own system paper" in reasons["2503.00005"]

@@ -59,14 +59,14 @@ def linked(tmp_path_factory):
 
 def test_names_count_only_where_they_name_the_method(linked):
     con, shas = linked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions").fetchall())
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_adoption_claims").fetchall())
     assert adopted == {
         "2504.00005": shas["2025-04-14"],  # its id in the references of an algorithm page
         "2504.00006": shas["2025-04-15"],  # its id in a sentence of the page named after it
         "2504.00008": shas["2025-04-16"],  # ordinary words, as the folder of its recipe
         "2504.00009": shas["2025-04-17"],  # a three-letter acronym beside its paper's id
     }
-    reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_method_adoptions").fetchall())
+    reasons = dict(con.execute("select arxiv_id, evidence_reason from marts.fct_adoption_claims").fetchall())
     assert "references of a page documenting the method" in reasons["2504.00005"]
 
 

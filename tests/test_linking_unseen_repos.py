@@ -95,7 +95,7 @@ def linked(tmp_path_factory):
 
 def test_only_the_method_places_are_adoptions(linked):
     con, shas = linked
-    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_method_adoptions "
+    adopted = dict(con.execute("select arxiv_id, first_commit_sha from marts.fct_adoption_claims "
                                "where framework_id = 'verl'").fetchall())
     assert adopted == {
         "2505.00007": shas["2025-05-02"],  # its id in the fork's own package (named after another framework)

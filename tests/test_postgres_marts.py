@@ -26,7 +26,7 @@ import pytest
 from orchestration.dbt_project import DBT_PROJECT_DIR, dbt_executable
 from tests.test_marts_handmade import build_raw
 
-MARTS = ["dim_papers", "dim_frameworks", "dim_methods", "fct_method_adoptions", "fct_cohort_adoption",
+MARTS = ["dim_papers", "dim_frameworks", "dim_methods", "fct_adoption_claims", "fct_method_adoptions", "fct_cohort_adoption",
          "fct_adoption_factors", "fct_adoption_survival", "fct_framework_adoption", "fct_method_proposals",
          "fct_thread_method_mentions",
          "fct_failure_links", "fct_paper_citations", "fct_report_method_mentions", "rpt_headline"]

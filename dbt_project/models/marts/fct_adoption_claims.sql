@@ -4,6 +4,11 @@
 -- evidence counts, fitted on judged claims by bench/claim_verifier.py). A pair whose support is under
 -- the verifier's threshold (one thin mention of a name, say) is held back: fct_method_adoptions keeps
 -- the supported ones.
+{%- set verifier_features = [
+    'log_evidence_rows', 'log_evidence_paths', 'log_evidence_commits', 'named_by_id', 'implemented',
+    'claimed_elsewhere', 'general_method',
+] %}
+
 with links as (
     select * from {{ ref('int_commits__paper_links') }}
     where evidence_grade in ('implementation', 'documented')
@@ -62,7 +67,7 @@ claims as (
         s.evidence_rows,
         s.evidence_paths,
         s.is_named_by_id,
-        p.is_general_method,
+        coalesce(p.is_general_method, false) as is_general_method,
         count(*) over (partition by r.arxiv_id) > 1 as is_claimed_elsewhere,
         s.best_confidence as confidence,
         r.is_before_first_version
@@ -75,45 +80,69 @@ claims as (
 -- the verifier's inputs, named as in the seed's `feature` column
 features as (
     select
-        adoption_id,
-        ln(1 + evidence_rows) as log_evidence_rows,
-        ln(1 + evidence_paths) as log_evidence_paths,
-        ln(1 + evidence_commits) as log_evidence_commits,
-        cast(is_named_by_id as double) as named_by_id,
-        cast(is_implemented as double) as implemented,
-        cast(is_claimed_elsewhere as double) as claimed_elsewhere,
-        cast(coalesce(is_general_method, false) as double) as general_method
+        *,
+        ln(cast(1 + evidence_rows as double precision)) as log_evidence_rows,
+        ln(cast(1 + evidence_paths as double precision)) as log_evidence_paths,
+        ln(cast(1 + evidence_commits as double precision)) as log_evidence_commits,
+        case when is_named_by_id then 1.0 else 0.0 end as named_by_id,
+        case when is_implemented then 1.0 else 0.0 end as implemented,
+        case when is_claimed_elsewhere then 1.0 else 0.0 end as claimed_elsewhere,
+        case when is_general_method then 1.0 else 0.0 end as general_method
     from claims
 ),
 
-feature_values as (
-    unpivot features
-    on
-        log_evidence_rows, log_evidence_paths, log_evidence_commits, named_by_id, implemented,
-        claimed_elsewhere, general_method
-    into name feature value feature_value
-),
-
+-- one row of the seed's parameters (a feature the seed lacks leaves support null: the contract fails)
 verifier as (
-    select * from {{ ref('claim_verifier') }}
+    select
+        {%- for f in verifier_features %}
+            max(case when feature = '{{ f }}' then mean end) as {{ f }}_mean,
+            max(case when feature = '{{ f }}' then scale end) as {{ f }}_scale,
+            max(case when feature = '{{ f }}' then coefficient end) as {{ f }}_coefficient,
+        {%- endfor %}
+        max(case when feature = '(intercept)' then coefficient end) as intercept,
+        max(case when feature = '(threshold)' then coefficient end) as threshold
+    from {{ ref('claim_verifier') }}
 ),
 
 scored as (
     select
-        v.adoption_id,
-        count(*) as features_scored,
-        sum((v.feature_value - w.mean) / w.scale * w.coefficient) as linear_score
-    from feature_values as v
-    inner join verifier as w on v.feature = w.feature
-    group by v.adoption_id
+        f.*,
+        v.threshold,
+        1 / (1 + exp(-(
+            v.intercept
+            {%- for f in verifier_features %}
+                + (f.{{ f }} - v.{{ f }}_mean) / v.{{ f }}_scale * v.{{ f }}_coefficient
+            {%- endfor %}
+        ))) as support
+    from features as f
+    cross join verifier as v
 )
 
 select
-    c.*,
-    s.features_scored,
-    round(1 / (1 + exp(-(s.linear_score + i.coefficient))), 4) as support,
-    1 / (1 + exp(-(s.linear_score + i.coefficient))) >= t.coefficient as is_supported
-from claims as c
-inner join scored as s on c.adoption_id = s.adoption_id
-cross join (select coefficient from verifier where feature = '(intercept)') as i
-cross join (select coefficient from verifier where feature = '(threshold)') as t
+    adoption_id,
+    arxiv_id,
+    framework_id,
+    first_commit_sha,
+    first_commit_path,
+    first_committed_at,
+    first_authored_at,
+    adopted_on,
+    days_from_paper,
+    first_evidence,
+    evidence_grade,
+    evidence_reason,
+    matched_value,
+    first_context,
+    is_implemented,
+    evidence_kinds,
+    evidence_commits,
+    evidence_rows,
+    evidence_paths,
+    is_named_by_id,
+    is_general_method,
+    is_claimed_elsewhere,
+    confidence,
+    is_before_first_version,
+    support,
+    support >= threshold as is_supported
+from scored
