@@ -2,6 +2,7 @@
 -- aliases as a code token), graded as evidence:
 --   implementation  code a user can turn on: a def/class, an option value or config key, a new
 --                   file or folder named after it, its id in implementing code, a commit "add X"
+--                   changing more than prose pages
 --   documented      a docs page (or an example's/recipe's README) documenting it: its heading,
 --                   its file name, a config snippet, its id in the page's prose, its id in the
 --                   references or lists of a page documenting that method (method_pages)
@@ -494,6 +495,26 @@ own_papers as (
     group by o.arxiv_id, o.framework_id
 ),
 
+prose_only_commits as (
+    -- commits whose every changed file is a prose page (README, docs): their "add X" adds X to a list or a
+    -- page, not to the code (a file without mentions leaves a commit undecided, and so not prose-only)
+    select
+        m.framework_id,
+        m.sha
+    from mentions as m
+    inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    where
+        m.path <> ''
+        and m.sha in (
+            select x.sha from mentions as x
+            where x.mention_location = 'message'
+        )
+    group by m.framework_id, m.sha, c.files_changed
+    having
+        bool_and({{ regex_contains('lower(m.path)', '\\.(' ~ var('docs_extensions') ~ ')$') }})
+        and count(distinct m.path) >= c.files_changed
+),
+
 message_ids as (
     -- how many papers each commit message cites by id
     select
@@ -619,6 +640,7 @@ graded as (
                             '^\\W*docs?\\W*[:\\]]') }}
                             -- a message citing several papers motivates the change by the literature
                             and coalesce(ids.message_ids, 0) < {{ var('message_related_work_ids') }}
+                            and po.sha is null
                             then 'implementation'
                         else 'citation'
                     end
@@ -636,6 +658,7 @@ graded as (
             pl.arxiv_id = f.arxiv_id and pl.framework_id = f.framework_id
             and {{ method_token("split_part(pl.path, '/', 1)") }} = f.alias_token
     left join message_ids as ids on pl.framework_id = ids.framework_id and pl.sha = ids.sha
+    left join prose_only_commits as po on pl.framework_id = po.framework_id and pl.sha = po.sha
     left join method_pages as mp
         on pl.framework_id = mp.framework_id and pl.sha = mp.sha and pl.path = mp.path and pl.arxiv_id = mp.arxiv_id
     left join model_sized_names as ms

@@ -3,8 +3,9 @@
 -- Sources: the acronym before a title's colon, the names the screener found the paper defining,
 -- and the curated method catalogue (data with its source). Per name:
 --   is_framework_name  the name of a tracked framework (named_framework_id), or a name that starts
---                      with it (a work built on it): never a method name, and that framework's
---                      own or built-on paper is not adopted by it
+--                      with it (a work built on it): no method name (but a framework named after its
+--                      paper's method, Search-R1 or PRIME, names that method elsewhere), and that
+--                      framework's own or built-on paper is not adopted by it
 --   predates_paper     the token was in a tracked framework well before the paper's first version
 --   is_ordinary_word   its words are common English (wordfreq) or many mined commits carried it
 --                      before the paper (document frequency): it counts only in a method context
@@ -220,6 +221,7 @@ assessed as (
         bool_or(not c.is_owner) as is_ambiguous,
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
+        max(k.paper_kind) as paper_kind,
         bool_or(
             {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
             -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
@@ -261,12 +263,23 @@ assessed as (
     inner join claims as c on n.alias_token = c.alias_token and n.arxiv_id = c.arxiv_id
     -- a name that is a framework's name, or starts with it (skyrl_agent: a work built on SkyRL)
     left join framework_names as fn on n.alias_token = fn.token or starts_with(n.alias_token, fn.token || '_')
+    left join {{ ref('int_papers__screened') }} as k on n.arxiv_id = k.arxiv_id
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     left join leading_words as lw on n.alias_token = lw.alias_token
     left join model_lines as ml on n.alias_token = ml.alias_token
     left join sized_names as sn on n.alias_token = sn.alias_token
     group by n.arxiv_id, n.alias_source, n.alias_token
+),
+
+judged as (
+    -- a framework named after its paper's method (Search-R1, PRIME: a method or application paper, not a
+    -- system's): other frameworks that implement the method name it too, so the name counts there
+    select
+        *,
+        named_framework_id is not null and not is_built_on_name
+        and coalesce(paper_kind in ('general_method', 'application'), false) as is_method_framework_name
+    from assessed
 )
 
 select
@@ -286,7 +299,8 @@ select
     first_seen_at,
     case
         when
-            named_framework_id is not null or is_ambiguous or is_model_name or is_setting_name
+            named_framework_id is not null and not is_method_framework_name
+            or is_ambiguous or is_model_name or is_setting_name
             or coalesce(predates_paper, false)
             then 'rejected'
         when coalesce(is_ordinary_word, false) then 'needs_method_context'
@@ -295,7 +309,8 @@ select
     case
         when named_framework_id is not null and is_built_on_name
             then 'named after the framework ' || named_framework_id || ' (a work built on it)'
-        when named_framework_id is not null then 'the name of the framework ' || named_framework_id
+        when named_framework_id is not null and not is_method_framework_name
+            then 'the name of the framework ' || named_framework_id
         when is_ambiguous then 'claimed by ' || cast(claimed_by as varchar) || ' papers'
         when is_model_name then 'a model name'
         when is_setting_name then 'a setting plus RL: describes what is trained, names no method'
@@ -305,4 +320,4 @@ select
         when coalesce(is_ordinary_word, false) then 'an ordinary word or identifier'
         else 'a distinctive name'
     end as alias_reason
-from assessed
+from judged
