@@ -90,6 +90,16 @@ framework_names as (
     select * from {{ ref('int_frameworks__names') }}
 ),
 
+framework_cited_ids as (
+    -- the arXiv ids each tracked framework's history carries
+    select distinct
+        m.framework_id,
+        m.mention_value as arxiv_id
+    from {{ ref('stg_git__commit_mentions') }} as m
+    inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+    where m.mention_kind = 'arxiv_id'
+),
+
 token_history as (
     -- when each alias token first appeared in any tracked framework, and its commits with times
     select
@@ -222,6 +232,7 @@ assessed as (
         min(fn.framework_id) as named_framework_id,
         not bool_or(n.alias_token = fn.token) as is_built_on_name,
         max(k.paper_kind) as paper_kind,
+        bool_or(n.alias_token = fn.token and fc.arxiv_id is not null) as is_cited_by_named_framework,
         bool_or(
             {{ regex_contains('n.alias_token', '_(v?[0-9]+|[a-z][0-9]+_[0-9]+)(_[0-9]+)?$') }}
             -- a model line's generation glued to its name (internvl3, minicpm4, sail_vl2; not a version prorlv2)
@@ -264,6 +275,7 @@ assessed as (
     -- a name that is a framework's name, or starts with it (skyrl_agent: a work built on SkyRL)
     left join framework_names as fn on n.alias_token = fn.token or starts_with(n.alias_token, fn.token || '_')
     left join {{ ref('int_papers__screened') }} as k on n.arxiv_id = k.arxiv_id
+    left join framework_cited_ids as fc on fn.framework_id = fc.framework_id and n.arxiv_id = fc.arxiv_id
     left join token_use as h on n.arxiv_id = h.arxiv_id and n.alias_token = h.alias_token
     left join commits_before as cb on n.arxiv_id = cb.arxiv_id and n.alias_token = cb.alias_token
     left join leading_words as lw on n.alias_token = lw.alias_token
@@ -273,11 +285,12 @@ assessed as (
 ),
 
 judged as (
-    -- a framework named after its paper's method (Search-R1, PRIME: a method or application paper, not a
-    -- system's): other frameworks that implement the method name it too, so the name counts there
+    -- a framework named after its own paper's method (Search-R1, PRIME: the framework cites the paper, a method
+    -- or application paper, not a system's): other frameworks that implement the method name it too, so the
+    -- name counts there (an unrelated paper that shares a framework's name does not)
     select
         *,
-        named_framework_id is not null and not is_built_on_name
+        named_framework_id is not null and not is_built_on_name and is_cited_by_named_framework
         and coalesce(paper_kind in ('general_method', 'application'), false) as is_method_framework_name
     from assessed
 )

@@ -1,0 +1,86 @@
+"""Linking cases of session 12 (issue 27), as general cases on generated repositories (written from the errors of
+test7, frameworks measured once before these rules, so these are fit, not held out):
+
+- a framework named after its own paper's method (`zeta-search`: it cites the paper, a method paper) does not
+  hide that method's name in the other frameworks: a recipe folder named after it elsewhere is an adoption;
+  a paper that merely shares a tracked framework's name (the framework never cites it) is still rejected;
+- a commit whose every changed file is a prose page ("add OmegaSearch", README only: a list of works built on
+  the framework) adds no implementation, while the same subject on a commit that changes code does.
+"""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from ingestion import config
+from tests.test_linking_traps import _paper, link_history
+
+_METHOD = ("We propose {name}, a reinforcement learning method that trains large language models to interleave "
+           "step-by-step reasoning with search engine calls. {name} optimizes the policy with outcome rewards and "
+           "masks retrieved tokens out of the policy gradient loss, improving accuracy on seven question answering "
+           "benchmarks over strong baselines. Code is released.")
+
+PAPERS = [
+    {**_paper("2505.00501", "Zeta-Search: Training LLMs to Search with Reinforcement Learning", "2025-05-01"),
+     "abstract": _METHOD.format(name="Zeta-Search")},
+    {**_paper("2505.00502", "Kappa-Lab: Reinforcement Learning for Tool Use", "2025-05-01"),
+     "abstract": _METHOD.format(name="Kappa-Lab")},
+    {**_paper("2505.00503", "OmegaSearch: Searching With Rewards", "2025-05-01"),
+     "abstract": _METHOD.format(name="OmegaSearch")},
+    {**_paper("2505.00504", "ThetaSearch: Searching With Better Rewards", "2025-05-01"),
+     "abstract": _METHOD.format(name="ThetaSearch")},
+]
+
+ZETA_SEARCH = [  # the method's own repository cites its paper
+    ("2025-05-02", "init", {"README.md": "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n",
+                            "zeta_search/train.py": "def train():\n    pass\n"}),
+    ("2025-05-20", "add omegasearch", {"README.md": (
+        "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n\n## Works inspired by Zeta-Search\n\n"
+        "- OmegaSearch\n")}),
+]
+KAPPA_LAB = [  # a tracked framework that shares a paper's name but never cites it
+    ("2025-05-02", "init", {"kappa_lab/core.py": "def run():\n    pass\n"}),
+]
+VERL = [
+    ("2025-05-10", "recipe: zeta-search", {"examples/zeta_search/run_zeta_search.sh": "python3 -m verl.trainer\n"}),
+    ("2025-05-11", "examples: kappa-lab interop", {"examples/kappa_lab/run_kappa_lab.sh": "python3 -m verl.trainer\n"}),
+    ("2025-05-12", "feat: add ThetaSearch", {"verl/trainer/rewards.py": "def theta_reward(x):\n    return x\n"}),
+]
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("session12")
+    registry = tmp / "frameworks.csv"
+    rows = [r for r in csv.DictReader(open(config.frameworks_csv())) if r["framework_id"] == "verl"]
+    rows += [{**rows[0], "framework_id": fid, "display_name": name, "repo": f"example/{name}", "former_repos": "",
+              "maintainer_orgs": "", "maintainer_domains": "", "in_sample": "false"}
+             for fid, name in (("zeta_search", "Zeta-Search"), ("kappa_lab", "Kappa-Lab"))]
+    with open(registry, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("RLTRACK_FRAMEWORKS_CSV", str(registry))
+        con, _ = link_history(tmp, VERL, PAPERS, others={"zeta_search": ZETA_SEARCH, "kappa_lab": KAPPA_LAB})
+    yield con
+    con.close()
+
+
+def _claims(con, framework_id: str) -> dict[str, str]:
+    return dict(con.execute("select arxiv_id, evidence_grade from marts.fct_adoption_claims where framework_id = ?",
+                            [framework_id]).fetchall())
+
+
+def test_a_framework_named_after_its_own_method_paper_does_not_hide_the_method(linked):
+    verl = _claims(linked, "verl")
+    assert "2505.00501" in verl  # the Zeta-Search recipe
+    assert "2505.00502" not in verl  # Kappa-Lab: a framework's name, and not its own paper
+    assert "2505.00501" not in _claims(linked, "kappa_lab")
+
+
+def test_a_prose_only_commit_adds_no_implementation(linked):
+    assert "2505.00503" not in _claims(linked, "zeta_search")  # README list of works inspired by it
+    assert _claims(linked, "verl").get("2505.00504") == "implementation"  # "add ThetaSearch" changing code
