@@ -2,7 +2,8 @@
 test7, frameworks measured once before these rules, so these are fit, not held out):
 
 - a framework named after its own paper's method (`zeta-search`: it cites the paper, a method paper) does not
-  hide that method's name in the other frameworks: a recipe folder named after it elsewhere is an adoption;
+  hide that method's name in the other frameworks: a recipe folder named after it elsewhere is an adoption,
+  though the framework wrote its own name months before the paper;
   a paper that merely shares a tracked framework's name (the framework never cites it) is still rejected;
 - a commit whose every changed file is a prose page ("add OmegaSearch", README only: a list of works built on
   the framework) adds no implementation, while the same subject on a commit that changes code does.
@@ -33,9 +34,9 @@ PAPERS = [
      "abstract": _METHOD.format(name="ThetaSearch")},
 ]
 
-ZETA_SEARCH = [  # the method's own repository cites its paper
-    ("2025-05-02", "init", {"README.md": "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n",
-                            "zeta_search/train.py": "def train():\n    pass\n"}),
+ZETA_SEARCH = [  # the method's own repository, begun months before its paper, cites the paper
+    ("2025-02-02", "init", {"zeta_search/train.py": "def train():\n    pass\n"}),
+    ("2025-05-02", "readme: paper", {"README.md": "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n"}),
     ("2025-05-20", "add omegasearch", {"README.md": (
         "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n\n## Works inspired by Zeta-Search\n\n"
         "- OmegaSearch\n")}),

@@ -109,7 +109,14 @@ token_history as (
         max(m.word_zipf) as word_zipf
     from {{ ref('stg_git__commit_mentions') }} as m
     inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
-    where m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
+    where
+        m.mention_kind = 'token' and m.mention_value in (select n.alias_token from named as n)
+        -- a framework writes its own name from its first commit on: that says nothing of the name's use
+        -- elsewhere (a framework named after its method, Search-R1, began before the paper)
+        and not exists (
+            select fn.token from framework_names as fn
+            where fn.framework_id = m.framework_id and fn.token = m.mention_value
+        )
     group by m.mention_value, m.framework_id, m.sha, c.committed_at
 ),
 
