@@ -80,7 +80,7 @@ claims as (
 -- the verifier's inputs, named as in the seed's `feature` column
 features as (
     select
-        *,
+        adoption_id,
         ln(cast(1 + evidence_rows as double precision)) as log_evidence_rows,
         ln(cast(1 + evidence_paths as double precision)) as log_evidence_paths,
         ln(cast(1 + evidence_commits as double precision)) as log_evidence_commits,
@@ -106,7 +106,7 @@ verifier as (
 
 scored as (
     select
-        f.*,
+        f.adoption_id,
         v.threshold,
         1 / (1 + exp(-(
             v.intercept
@@ -119,30 +119,8 @@ scored as (
 )
 
 select
-    adoption_id,
-    arxiv_id,
-    framework_id,
-    first_commit_sha,
-    first_commit_path,
-    first_committed_at,
-    first_authored_at,
-    adopted_on,
-    days_from_paper,
-    first_evidence,
-    evidence_grade,
-    evidence_reason,
-    matched_value,
-    first_context,
-    is_implemented,
-    evidence_kinds,
-    evidence_commits,
-    evidence_rows,
-    evidence_paths,
-    is_named_by_id,
-    is_general_method,
-    is_claimed_elsewhere,
-    confidence,
-    is_before_first_version,
-    support,
-    support >= threshold as is_supported
-from scored
+    c.*,
+    s.support,
+    s.support >= s.threshold as is_supported
+from claims as c
+inner join scored as s on c.adoption_id = s.adoption_id
