@@ -5,6 +5,8 @@ test7, frameworks measured once before these rules, so these are fit, not held o
   hide that method's name in the other frameworks: a recipe folder named after it elsewhere is an adoption,
   though the framework wrote its own name months before the paper;
   a paper that merely shares a tracked framework's name (the framework never cites it) is still rejected;
+- a paper the framework's top-level README asks to cite in its BibTeX block is its own paper, whatever its
+  name (`Beyond Many Turns` for `kappa-lab`), while a paper its prose compares with is cited;
 - a commit whose every changed file is a prose page ("add OmegaSearch", README only: a list of works built on
   the framework) adds no implementation, while the same subject on a commit that changes code does.
 """
@@ -32,6 +34,10 @@ PAPERS = [
      "abstract": _METHOD.format(name="OmegaSearch")},
     {**_paper("2505.00504", "ThetaSearch: Searching With Better Rewards", "2025-05-01"),
      "abstract": _METHOD.format(name="ThetaSearch")},
+    {**_paper("2505.00505", "Beyond Many Turns: Long-Horizon Search Agents", "2025-05-01"),
+     "abstract": _METHOD.format(name="our agent")},
+    {**_paper("2505.00506", "Another Search Agent We Compare With", "2025-05-01"),
+     "abstract": _METHOD.format(name="LambdaSearch")},
 ]
 
 ZETA_SEARCH = [  # the method's own repository, begun months before its paper, cites the paper
@@ -41,8 +47,12 @@ ZETA_SEARCH = [  # the method's own repository, begun months before its paper, c
         "# Zeta-Search\n\nPaper: https://arxiv.org/abs/2505.00501\n\n## Works inspired by Zeta-Search\n\n"
         "- OmegaSearch\n")}),
 ]
+_CITE_US = ("# kappa-lab\n\nWe compare with [another agent](https://arxiv.org/abs/2505.00506), which also "
+            "trains a search agent with outcome rewards.\n\n## Citation\n\n```bibtex\n@article{beyond2025,\n"
+            "  title={Beyond Many Turns},\n  journal={arXiv preprint arXiv:2505.00505},\n  year={2025}\n}\n```\n")
 KAPPA_LAB = [  # a tracked framework that shares a paper's name but never cites it
     ("2025-05-02", "init", {"kappa_lab/core.py": "def run():\n    pass\n"}),
+    ("2025-05-06", "readme: cite us", {"README.md": _CITE_US}),
 ]
 VERL = [
     ("2025-05-10", "recipe: zeta-search", {"examples/zeta_search/run_zeta_search.sh": "python3 -m verl.trainer\n"}),
@@ -85,3 +95,9 @@ def test_a_framework_named_after_its_own_method_paper_does_not_hide_the_method(l
 def test_a_prose_only_commit_adds_no_implementation(linked):
     assert "2505.00503" not in _claims(linked, "zeta_search")  # README list of works inspired by it
     assert _claims(linked, "verl").get("2505.00504") == "implementation"  # "add ThetaSearch" changing code
+
+
+def test_the_paper_a_readme_asks_to_cite_is_the_frameworks_own(linked):
+    kappa = _claims(linked, "kappa_lab")
+    assert kappa.get("2505.00505") == "documented"  # its BibTeX block: its own paper
+    assert "2505.00506" not in kappa  # compared with in the prose: a citation

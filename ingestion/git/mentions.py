@@ -378,6 +378,8 @@ def _scan_docs(text: str, found: _Found) -> None:
         if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
             if fenced and _BIBTEX_RE.search("\n".join(block)):  # a citation block ("cite us") cites
                 found.ids("\n".join(block), "related_work")
+                for aid in find_arxiv_ids("\n".join(block)):  # and says which papers the page asks to cite
+                    found.add("bibtex_id", aid, "related_work")
             elif fenced:  # a config snippet (```yaml) is scanned as config, other code as code
                 (config if language in _CONFIG_EXT else code).append("\n".join(block))
             language = "" if fenced else line.strip().lstrip("`~").strip().split(" ")[0].strip("{}.").lower()

@@ -98,7 +98,7 @@ class MentionGroup:
 @dataclass(slots=True)
 class Mention:
     path: str  # '' for the message
-    kind: str  # arxiv_id | token
+    kind: str  # arxiv_id | token | bibtex_id (an id in a BibTeX block: what the page asks to cite)
     value: str
     location: str  # message | added_line
     context: str = ""  # one of mentions.CONTEXTS

@@ -484,15 +484,32 @@ own_folders as (
 ),
 
 own_papers as (
-    -- a framework's own system paper, and whether its name is the framework's name itself
+    -- a framework's own system paper, and whether its name is the framework's name itself; or a paper the
+    -- framework's top-level README asks to cite in its BibTeX block (ASearcher's, Guru for Reasoning360: its
+    -- own paper, whatever its name), which counts wherever the framework cites it by id
     select
-        o.arxiv_id,
-        o.framework_id,
-        bool_or(n.token is not null) as names_the_framework
-    from own_folders as o
-    left join {{ ref('int_frameworks__names') }} as n
-        on o.framework_id = n.framework_id and o.alias_token = n.token
-    group by o.arxiv_id, o.framework_id
+        arxiv_id,
+        framework_id,
+        bool_or(names_the_framework) as names_the_framework
+    from (
+        select
+            o.arxiv_id,
+            o.framework_id,
+            n.token is not null as names_the_framework
+        from own_folders as o
+        left join {{ ref('int_frameworks__names') }} as n
+            on o.framework_id = n.framework_id and o.alias_token = n.token
+        union all
+        select
+            mention_value as arxiv_id,
+            framework_id,
+            true as names_the_framework
+        from mentions
+        where
+            mention_kind = 'bibtex_id' and strpos(path, '/') = 0
+            and {{ regex_contains('lower(path)', '^readme') }}
+    ) as own
+    group by arxiv_id, framework_id
 ),
 
 prose_only_commits as (
