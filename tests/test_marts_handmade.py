@@ -52,7 +52,8 @@ COMMITS = [
     ("trl", "t3", "2025-03-01 09:00:00+00", True, [("trl/twinpo.py", "token", "twinpo", "added_line")]),
     ("verl", "v1", "2025-03-01 15:00:00+00", True, [("verl/core.py", "token", "twinpo", "added_line")]),
     ("verl", "v2", "2025-08-01 09:00:00+00", True, [("docs/latepo.md", "arxiv_id", "2501.00004", "added_line")]),
-    ("verl", "v3", "2025-02-20 09:00:00+00", True, [("verl/core.py", "token", "seedpo", "added_line")]),
+    ("verl", "v3", "2025-02-20 09:00:00+00", True, [("verl/core.py", "token", "seedpo", "added_line"),  # code and
+                                                     ("verl/config.yaml", "token", "seedpo", "added_line")]),  # its option
     ("verl", "v4", "2025-02-25 09:00:00+00", False, [("verl/core.py", "token", "quietpo", "added_line")]),
     ("verl", "v5", "2025-09-30 09:00:00+00", True, []),
 ]
