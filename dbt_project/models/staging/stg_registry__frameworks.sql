@@ -1,6 +1,9 @@
 -- The framework registry a refresh tracks: the file `RLTRACK_FRAMEWORKS_CSV` names (the refresh sets
 -- it to the registry every source reads: the user's `<data dir>/frameworks.csv` once
 -- `rltrack frameworks add` wrote one), else the `frameworks` seed (the default registry).
+-- depends_on: {{ ref('frameworks') }}
+-- (always after the seed, whichever file is read: Dagster's lineage has the seed upstream, and dbt's threads must
+-- build it first so the assets are reported in that order)
 {%- set registry_csv = env_var('RLTRACK_FRAMEWORKS_CSV', '') %}
 with registry as (
     {%- if registry_csv %}
