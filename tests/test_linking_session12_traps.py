@@ -25,19 +25,18 @@ _METHOD = ("We propose {name}, a reinforcement learning method that trains large
            "masks retrieved tokens out of the policy gradient loss, improving accuracy on seven question answering "
            "benchmarks over strong baselines. Code is released.")
 
+
+def _method_paper(arxiv_id: str, title: str, name: str) -> dict:
+    return {**_paper(arxiv_id, title, "2025-05-01"), "abstract": _METHOD.format(name=name)}
+
+
 PAPERS = [
-    {**_paper("2505.00501", "Zeta-Search: Training LLMs to Search with Reinforcement Learning", "2025-05-01"),
-     "abstract": _METHOD.format(name="Zeta-Search")},
-    {**_paper("2505.00502", "Kappa-Lab: Reinforcement Learning for Tool Use", "2025-05-01"),
-     "abstract": _METHOD.format(name="Kappa-Lab")},
-    {**_paper("2505.00503", "OmegaSearch: Searching With Rewards", "2025-05-01"),
-     "abstract": _METHOD.format(name="OmegaSearch")},
-    {**_paper("2505.00504", "ThetaSearch: Searching With Better Rewards", "2025-05-01"),
-     "abstract": _METHOD.format(name="ThetaSearch")},
-    {**_paper("2505.00505", "Beyond Many Turns: Long-Horizon Search Agents", "2025-05-01"),
-     "abstract": _METHOD.format(name="our agent")},
-    {**_paper("2505.00506", "Another Search Agent We Compare With", "2025-05-01"),
-     "abstract": _METHOD.format(name="LambdaSearch")},
+    _method_paper("2505.00501", "Zeta-Search: Training LLMs to Search with Reinforcement Learning", "Zeta-Search"),
+    _method_paper("2505.00502", "Kappa-Lab: Reinforcement Learning for Tool Use", "Kappa-Lab"),
+    _method_paper("2505.00503", "OmegaSearch: Searching With Rewards", "OmegaSearch"),
+    _method_paper("2505.00504", "ThetaSearch: Searching With Better Rewards", "ThetaSearch"),
+    _method_paper("2505.00505", "Beyond Many Turns: Long-Horizon Search Agents", "our agent"),
+    _method_paper("2505.00506", "Another Search Agent We Compare With", "LambdaSearch"),
 ]
 
 ZETA_SEARCH = [  # the method's own repository, begun months before its paper, cites the paper
