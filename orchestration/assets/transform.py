@@ -159,7 +159,10 @@ def dbt_warehouse(context: AssetExecutionContext, dbt: DbtCliResource, config: D
         if digest and invocation.is_successful():
             with duckdb.connect(str(rl_config.warehouse_path())) as con:
                 store_digest(con, digest)
-        yield from with_row_counts(context, events)
+        # counted under the lock, yielded after it: an error Dagster raises on an event (it refused one)
+        # must not leave this step suspended holding the writer lock the later steps wait for
+        events = list(with_row_counts(context, events))
     prune_build_targets()
+    yield from events
     if not invocation.is_successful():
         raise dg.Failure(f"dbt build failed: {invocation.get_error()}")
