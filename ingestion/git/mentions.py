@@ -376,12 +376,13 @@ def _scan_docs(text: str, found: _Found) -> None:
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if _FENCE_RE.match(line) and (fenced or not _is_underline(line, lines[i - 1] if i else "")):
-            if fenced and _BIBTEX_RE.search("\n".join(block)):  # a citation block ("cite us") cites
-                found.ids("\n".join(block), "related_work")
-                for aid in find_arxiv_ids("\n".join(block)):  # and says which papers the page asks to cite
+            block_text = "\n".join(block)
+            if fenced and _BIBTEX_RE.search(block_text):  # a citation block ("cite us") cites
+                for aid in find_arxiv_ids(block_text):  # and says which papers the page asks to cite
+                    found.add("arxiv_id", aid, "related_work")
                     found.add("bibtex_id", aid, "related_work")
             elif fenced:  # a config snippet (```yaml) is scanned as config, other code as code
-                (config if language in _CONFIG_EXT else code).append("\n".join(block))
+                (config if language in _CONFIG_EXT else code).append(block_text)
             language = "" if fenced else line.strip().lstrip("`~").strip().split(" ")[0].strip("{}.").lower()
             fenced, block = not fenced, []
             continue

@@ -1,5 +1,6 @@
--- Every mined mention on a framework's default branch, with its commit's times and message: what the
--- linking models read (a branch that never reached the default branch implements nothing).
+-- Every mined mention on a framework's default branch, with its commit's times, message and number of
+-- changed files: what the linking models read (a branch that never reached the default branch implements
+-- nothing).
 {{ config(materialized='view') }}
 
 select
@@ -12,7 +13,8 @@ select
     m.mention_context,
     c.committed_at,
     c.authored_at,
-    c.message
+    c.message,
+    c.files_changed
 from {{ ref('stg_git__commit_mentions') }} as m
 inner join {{ ref('int_commits__registered') }} as c
     on m.framework_id = c.framework_id and m.sha = c.sha

@@ -277,6 +277,7 @@ by_alias as (
         m.committed_at,
         m.authored_at,
         m.message,
+        m.files_changed,
         a.arxiv_id,
         'alias' as match_kind,
         a.is_catalogued or c.sha is not null as is_known_name,
@@ -516,20 +517,19 @@ prose_only_commits as (
     -- commits whose every changed file is a prose page (README, docs): their "add X" adds X to a list or a
     -- page, not to the code (a file without mentions leaves a commit undecided, and so not prose-only)
     select
-        m.framework_id,
-        m.sha
-    from mentions as m
-    inner join {{ ref('int_commits__registered') }} as c on m.framework_id = c.framework_id and m.sha = c.sha
+        framework_id,
+        sha
+    from mentions
     where
-        m.path <> ''
-        and m.sha in (
+        path <> ''
+        and sha in (
             select x.sha from mentions as x
             where x.mention_location = 'message'
         )
-    group by m.framework_id, m.sha, c.files_changed
+    group by framework_id, sha, files_changed
     having
-        bool_and({{ regex_contains('lower(m.path)', '\\.(' ~ var('docs_extensions') ~ ')$') }})
-        and count(distinct m.path) >= c.files_changed
+        bool_and({{ regex_contains('lower(path)', '\\.(' ~ var('docs_extensions') ~ ')$') }})
+        and count(distinct path) >= files_changed
 ),
 
 message_ids as (
