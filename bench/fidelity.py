@@ -61,7 +61,7 @@ import pandas as pd  # noqa: E402
 from ingestion import config  # noqa: E402
 from ingestion.arxiv.front_matter import COLUMNS as FRONT_MATTER_COLUMNS  # noqa: E402
 from ingestion.arxiv.front_matter import TABLE as FRONT_MATTER_TABLE  # noqa: E402
-from ingestion.git.source import commit_row, mention_rows  # noqa: E402
+from ingestion.git.rows import commit_row, mention_rows, miner_version  # noqa: E402
 from ingestion.git.mining import mine_commits, resolve_ref  # noqa: E402
 from ingestion.pipelines import duckdb_columns  # noqa: E402
 from ingestion.screening.screener import screen  # noqa: E402
@@ -72,15 +72,7 @@ ON_TIME_DAYS = 7
 # the product screener: the rules, then the committed learned model (as a live refresh screens)
 SCREENER_FILES = ("ingestion/screening/rules.py", "ingestion/screening/learned.py", "ingestion/screening/features.py",
                   "ingestion/screening/screener.py", "ingestion/screening/model/screener.json")
-MINER_FILES = ("ingestion/git/mentions.py", "ingestion/git/mining.py", "ingestion/git/source.py")
 MODELS = "+fct_method_adoptions +fct_paper_citations"
-
-
-def miner_version() -> str:
-    digest = hashlib.sha256()
-    for rel in MINER_FILES:
-        digest.update((ROOT / rel).read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def mirror_of(fw: config.Framework, mirrors: Path) -> Path | None:

@@ -48,6 +48,7 @@ from ingestion.git.rows import (
     commit_row,
     file_rows,
     mention_table,
+    miner_version,
     rows_table,
 )
 
@@ -72,6 +73,11 @@ class MiningJob:
     @property
     def last(self) -> str | None:
         return None if self.full else self.previous.get("sha")
+
+    @property
+    def mined_by_another_miner(self) -> bool:
+        """The rows in the warehouse came from another miner version: the branch is mined again whole."""
+        return self.last is not None and self.previous.get("miner_version") != miner_version()
 
 
 @dataclass
@@ -205,11 +211,17 @@ def _mine(job: MiningJob) -> RepoResult:
     stats = MiningStats()
     previous = job.previous
     result = RepoResult(fw, repo, branch, head, head_changed=last != head, stats=stats)
-    if previous.get("repo") and previous["repo"] != fw.repo:
-        # renamed on GitHub: rows move to the current name (re-mined in full), old-name rows go
-        result.renamed_from = previous["repo"]
+    renamed = bool(previous.get("repo")) and previous["repo"] != fw.repo
+    if renamed or job.mined_by_another_miner:
+        # renamed on GitHub: rows move to the current name, old-name rows go; a new miner version:
+        # every commit's rows are written again (stg_git__commit_mentions drops the old version's rest)
+        if renamed:
+            result.renamed_from = previous["repo"]
+            log.warning("git_history: %s moved %s -> %s; re-keying its rows", fw.framework_id, previous["repo"], fw.repo)
+        else:
+            log.warning("git_history: %s was mined by miner %s; mining it again with %s", fw.framework_id,
+                        previous.get("miner_version") or "(unversioned)", miner_version())
         result.head_changed = True
-        log.warning("git_history: %s moved %s -> %s; re-keying its rows", fw.framework_id, previous["repo"], fw.repo)
         result.commits = _mine_range(job, head, stats, result.quarantined)
         if last and resolve_ref(repo, last) and not is_ancestor(repo, last, head):
             kept = {c.sha for c in result.commits}
@@ -236,7 +248,7 @@ def _mine(job: MiningJob) -> RepoResult:
         log.warning("git_history: %s: %d item(s) quarantined: %s", fw.framework_id, len(result.quarantined),
                     "; ".join(f"{q.sha[:12]} {q.path or '(commit)'}" for q in result.quarantined[:20]))
     git(repo, "update-ref", MINED_REF.format(branch=branch), head, check=False)
-    result.remembered = {"sha": head, "repo": fw.repo,
+    result.remembered = {"sha": head, "repo": fw.repo, "miner_version": miner_version(),
                          "mined_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     log.info("git_history: %s %s..%s: %d new commits, %d removed, stats %s", fw.framework_id,
              (last or "root")[:12], head[:12], len(result.commits), len(result.removed), stats.as_dict())

@@ -8,8 +8,12 @@ also runs in the mining worker processes.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import json
 from collections.abc import Iterable, Iterator
+from functools import cache
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -17,6 +21,20 @@ from ingestion import config
 from ingestion.git.mining import MinedCommit
 from ingestion.git.mentions import CONTEXT_RANK
 from ingestion.text import word_zipf
+
+# What decides the rows a commit gives: a change to any of these files is a new miner version.
+MINER_FILES = ("mentions.py", "mining.py", "rows.py")
+
+
+@cache
+def miner_version() -> str:
+    """The version of the rows this code mines: a digest of the miner's files and of the word
+    frequencies `word_zipf` reads. Rows carry it; a framework mined by another version is mined again."""
+    digest = hashlib.sha256(importlib.metadata.version("wordfreq").encode())
+    for name in MINER_FILES:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()[:12]
+
 
 _DELETED = {"deleted": {"name": "deleted", "data_type": "bool", "hard_delete": True}}
 _ARROW_TYPES = {"text": pa.string(), "bigint": pa.int64(), "double": pa.float64(), "bool": pa.bool_(),
@@ -31,12 +49,12 @@ def _columns(text: str = "", bigint: str = "", bool_: str = "", timestamp: str =
 
 
 _KEY = "framework_id repo sha"
-COMMIT_COLUMNS = {**_columns(f"{_KEY} parents author_name author_domain message branch",
+COMMIT_COLUMNS = {**_columns(f"{_KEY} parents author_name author_domain message branch miner_version",
                              "insertions deletions files_changed", "is_merge on_default_branch",
                              "authored_at committed_at"), **_DELETED}
 FILE_COLUMNS = {**_columns(f"{_KEY} path old_path change_type", "added_lines deleted_lines",
                            "is_binary is_submodule scan_truncated"), **_DELETED}
-MENTION_COLUMNS = {**_columns(f"{_KEY} path kind value location context", double="word_zipf"), **_DELETED}
+MENTION_COLUMNS = {**_columns(f"{_KEY} path kind value location context miner_version", double="word_zipf"), **_DELETED}
 # path '' is a whole commit; sha and path '' a whole repository that could not be read
 QUARANTINE_COLUMNS = _columns(f"{_KEY} path object_id reason", timestamp="noted_at resolved_at")
 HEAD_FILE_COLUMNS = {**_columns("framework_id repo head_sha path kind content", "size_bytes"), **_DELETED}
@@ -63,7 +81,7 @@ def commit_row(fw: config.Framework, branch: str, c: MinedCommit, deleted: bool 
         "insertions": sum(f.added_lines or 0 for f in c.files),
         "deletions": sum(f.deleted_lines or 0 for f in c.files),
         "files_changed": len(c.files), "branch": branch, "on_default_branch": True,
-        "deleted": deleted,
+        "miner_version": miner_version(), "deleted": deleted,
     }
 
 
@@ -96,7 +114,8 @@ def mention_rows(fw: config.Framework, c: MinedCommit, deleted: bool = False,
     base = {"framework_id": fw.framework_id, "repo": repo or fw.repo, "sha": c.sha}
     for (path, location, kind, value), context in best_mentions(c).items():
         yield {**base, "path": path, "kind": kind, "value": value, "location": location, "context": context,
-               "word_zipf": word_zipf(value) if kind == "token" else None, "deleted": deleted}
+               "word_zipf": word_zipf(value) if kind == "token" else None, "miner_version": miner_version(),
+               "deleted": deleted}
 
 
 def mention_table(fw: config.Framework, commits: Iterable[tuple[MinedCommit, bool, str | None]]) -> pa.Table:
@@ -118,6 +137,7 @@ def mention_table(fw: config.Framework, commits: Iterable[tuple[MinedCommit, boo
         cols["location"] += locations
         cols["context"] += best.values()
         cols["word_zipf"] += [word_zipf(v) if k == "token" else None for k, v in zip(kinds, values)]
+        cols["miner_version"] += [miner_version()] * n
     return pa.table(cols, schema=arrow_schema(MENTION_COLUMNS, MENTION_KEY))
 
 

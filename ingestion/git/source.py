@@ -21,7 +21,9 @@ repository that cannot be cloned, fetched or read at all is one row (sha and pat
 frameworks load, and its state is kept so the next run tries it again.
 
 Incremental: the source state remembers the last mined commit per framework and branch, and a
-run mines only `last..HEAD`. If `last` is no longer an ancestor of HEAD (force push), the branch
+run mines only `last..HEAD`. It remembers the miner version too (`rows.miner_version`, a digest of
+the miner's code): a framework mined by another version is mined again whole, its rows carry the
+new version, and staging drops the mentions only the old version gave. If `last` is no longer an ancestor of HEAD (force push), the branch
 is re-mined from the merge base and the rows of the commits that left the branch are deleted
 (rows flagged `deleted`, a dlt `hard_delete` column). A ref `refs/rltrack/mined/<branch>` keeps
 the last mined commit's objects alive in the clone so that those rows can be recomputed.
@@ -209,7 +211,7 @@ class MiningRun:
             log.warning("git_history: %s has no branch %r, mining HEAD", fw.framework_id, branch)
             self.stats.missing_branches += 1
         job = MiningJob(fw, repo, branch, head, previous, open_items, self.engine, self.max_scan_bytes, self.full)
-        last = job.last
+        last = None if job.mined_by_another_miner else job.last
         return (0 if last == head else count_commits(repo, f"{last}..{head}" if last else head)), job
 
     def _run_jobs(self, jobs: list[tuple[int, MiningJob]]) -> dict[str, RepoResult]:

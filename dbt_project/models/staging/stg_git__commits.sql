@@ -1,8 +1,11 @@
 -- Commits of each mined framework repository, one row per (framework, sha); the latest load wins.
 -- Every framework ever loaded is here: which of them the models track is int_commits__registered's
 -- business (staging reads only its source).
+{%- set source_relation = source('raw_git', 'commits') %}
+{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
+    if execute else [] %}
 with source as (
-    select * from {{ source('raw_git', 'commits') }}
+    select * from {{ source_relation }}
 )
 
 select distinct on (framework_id, sha)
@@ -21,6 +24,7 @@ select distinct on (framework_id, sha)
     cast(deletions as integer) as deletions,
     cast(files_changed as integer) as files_changed,
     cast(on_default_branch as boolean) as on_default_branch,
+    cast({{ 'miner_version' if 'miner_version' in columns else 'null' }} as varchar) as miner_version,
     _dlt_load_id as dlt_load_id
 from source
 order by framework_id asc, sha asc, _dlt_load_id desc
