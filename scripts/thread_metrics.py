@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ingestion.github import train_roles as thread_model  # noqa: E402
 from ingestion.github.thread_cues import ThreadText  # noqa: E402
 from ingestion.github.thread_methods import ARXIV_ID  # noqa: E402
-from ingestion.github.thread_roles import ROLES, method_names, thread_role  # noqa: E402
+from ingestion.github.thread_roles import ROLES, method_names, thread_role, with_replies  # noqa: E402
 from ingestion.text import method_token  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -87,6 +87,14 @@ def cached_thread(cache: Path, repo: str, number: str) -> dict | None:
 
 
 thread_text = thread_model.thread_text_from_cache
+
+
+def shipped_role(item: dict, row: dict | None = None) -> tuple[str, str]:
+    """The role the warehouse gives a cached thread: its opening post's, then its first replies'
+    (`with_replies`; a login the truth saw answering for the project reads as a maintainer)."""
+    maintainers = [m.strip() for m in ((row or {}).get("maintainer_logins_seen") or "").split(";") if m.strip()]
+    text = thread_text(item)
+    return with_replies(*thread_role(text), text.kind, thread_model.replies_from_cache(item, maintainers))
 
 
 def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date | None:
@@ -252,7 +260,7 @@ def evaluate(truth_rows: list[dict], cache: Path) -> dict:
         if item is None:
             missing.append(key)
             continue
-        role, signal = thread_role(thread_text(item))
+        role, signal = shipped_role(item, row)
         confusion[(row["thread_type"], role)] += 1
         if (row["thread_type"] == "proposal") != (role == "proposal"):
             errors.append(f"{key} hand={row['thread_type']} predicted={role} ({signal}) | {item.get('title')}")
@@ -313,7 +321,7 @@ def by_completeness(truth_rows: list[dict], cache: Path) -> list[str]:
             continue
         group = ("opening post missing" if item.get("opening_post_missing") else
                  "read in part" if item.get("truncated_excerpt") or item.get("complete") is False else "read in full")
-        groups.setdefault(group, []).append((row["thread_type"], thread_role(thread_text(item))[0]))
+        groups.setdefault(group, []).append((row["thread_type"], shipped_role(item, row)[0]))
     return [f"{group:<22}{len(pairs):>4} threads  proposal {_prf('proposal', 'proposal', pairs)}   "
             f"failure {_prf('failure', 'failure_report', pairs)}" for group, pairs in sorted(groups.items())]
 
@@ -387,9 +395,9 @@ def check_set(labels: Path, cache: Path, other_rules: Callable | None = None, er
     from ingestion.github.thread_roles import rule_role
 
     rows = _read_csv(labels)
-    read = [(r, thread_text(thread)) for r in rows
-            if (thread := cached_thread(cache, r["repo"], r["number"])) is not None]
-    shipped = [thread_role(t) for _, t in read]
+    items = [(r, thread) for r in rows if (thread := cached_thread(cache, r["repo"], r["number"])) is not None]
+    read = [(r, thread_text(thread)) for r, thread in items]
+    shipped = [shipped_role(thread, r) for r, thread in items]
     deciders = {"rules (version 3)": lambda i: rule_role(read[i][1])[0], "shipped role step": lambda i: shipped[i][0]}
     if other_rules:
         deciders["rules from --rules-file"] = lambda i: other_rules(read[i][1])
@@ -472,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     print_report(evaluate(rows, args.cache), args.errors)
     print("\nper framework, the shipped role step (learned combination fitted on these threads: not held out; "
           "threads read from the cache / labelled):")
-    print("\n".join(per_framework(rows, args.cache, lambda repo, item: thread_role(thread_text(item))[0])))
+    print("\n".join(per_framework(rows, args.cache, lambda repo, item: shipped_role(item)[0])))
     print("\nthe shipped role step by how much of the thread was read (P, R, found/labelled):")
     print("\n".join(by_completeness(rows, args.cache)))
     print("\nreplies (comments + reviews, maintainers = maintainer_logins_seen) and proposal outcomes:")

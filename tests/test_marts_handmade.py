@@ -329,3 +329,57 @@ def test_incremental_thread_models_equal_a_full_rebuild(tmp_path):
     _dbt(tmp_path, warehouse, "build", "--exclude", "test_type:unit", "--full-refresh",
          "-s", "int_threads__unified+")
     assert snapshot() == incremental
+
+
+def test_a_failure_told_in_the_first_replies_makes_the_issue_a_failure_report(tmp_path):
+    """An issue whose opening post tells no failure is a failure report when one of its first five
+    replies, not a maintainer's, tells one first-hand (the comment's failure_signal, written at load
+    by thread_roles.reply_failure); a proposal stays a proposal, a sixth reply and a maintainer's
+    reply count for nothing, and a reply arriving in a later load turns the thread (incremental)."""
+    warehouse = tmp_path / "warehouse.duckdb"
+    build_raw(warehouse)
+    con = duckdb.connect(str(warehouse))
+    con.execute("alter table raw_github.comments add column failure_signal varchar")
+    for number, role in ((11, "question"), (12, "question"), (13, "bug_report"), (14, "proposal"), (15, "other")):
+        con.execute("insert into raw_github.issues select * replace (? as number, ? as id, ? as role, "
+                    "'title asks' as role_signal) from raw_github.issues where number = 7", [number, number, role])
+
+    def reply(comment_id, number, author, association, signal, day, load=LOAD):
+        con.execute(
+            "insert into raw_github.comments (framework_id, repo, id, issue_number, author, author_association, body, "
+            "created_at, updated_at, is_bot, _dlt_load_id, _dlt_id, failure_signal) values "
+            "('verl', 'verl', ?, ?, ?, ?, 'a reply', ?, ?, false, ?, ?, ?)",
+            [comment_id, number, author, association, f"2025-03-{day:02d} 00:00:00+00",
+             f"2025-03-{day:02d} 00:00:00+00", load, f"c{comment_id}", signal])
+
+    reply(1101, 11, "u", "NONE", None, 2)           # the asker's first follow-up tells nothing
+    reply(1102, 11, "u", "NONE", "collapsed", 3)    # ... the second tells the collapse
+    reply(1201, 12, "lead", "MEMBER", "NaN", 2)     # a maintainer's hypothetical counts for nothing
+    for day in range(2, 7):                          # five replies without one, then a sixth
+        reply(1300 + day, 13, "v", "NONE", None, day)
+    reply(1307, 13, "v", "NONE", "diverges", 7)
+    reply(1401, 14, "w", "CONTRIBUTOR", "explodes", 2)  # a proposal keeps its role
+    con.close()
+    _dbt(tmp_path, warehouse, "build", "--resource-type", "model", "--resource-type", "seed", "-s", "+int_threads__unified")
+
+    def roles() -> dict[str, tuple[str, str]]:
+        con = duckdb.connect(str(warehouse), read_only=True)
+        try:
+            return {t: (r, s) for t, r, s in con.execute(
+                "select thread_id, thread_role, role_signal from intermediate.int_threads__unified "
+                "where thread_id in ('verl#11', 'verl#12', 'verl#13', 'verl#14', 'verl#15')").fetchall()}
+        finally:
+            con.close()
+
+    assert roles() == {
+        "verl#11": ("failure_report", "a reply reports a failure: collapsed"),
+        "verl#12": ("question", "title asks"),
+        "verl#13": ("bug_report", "title asks"),
+        "verl#14": ("proposal", "title asks"),
+        "verl#15": ("other", "title asks"),
+    }
+    con = duckdb.connect(str(warehouse))
+    reply(1501, 15, "x", "NONE", "reward drops", 2, load=str(float(LOAD) + 100))
+    con.close()
+    _dbt(tmp_path, warehouse, "build", "--resource-type", "model", "--resource-type", "seed", "-s", "+int_threads__unified")
+    assert roles()["verl#15"] == ("failure_report", "a reply reports a failure: reward drops")

@@ -52,7 +52,7 @@ import requests
 from ingestion import config
 from ingestion.http import PoliteClient, SourceUnavailable
 from ingestion.world import GITHUB_API, World
-from ingestion.github.thread_roles import CLASSIFIER_VERSION, ThreadText, thread_role
+from ingestion.github.thread_roles import CLASSIFIER_VERSION, ThreadText, reply_failure, thread_role
 
 log = logging.getLogger(__name__)
 
@@ -369,8 +369,12 @@ def _reply_row(framework_id: str, repo: str, item: Any, url_field: str, number_k
 
 
 def comment_row(framework_id: str, repo: str, item: Any) -> dict:
-    """An `/issues/comments` object -> a raw_github.comments row."""
-    return _reply_row(framework_id, repo, item, "issue_url", "issue_number")
+    """An `/issues/comments` object -> a raw_github.comments row, with the training failure it tells
+    first-hand (`thread_roles.reply_failure`; read by int_threads__unified for the thread's role)."""
+    row = _reply_row(framework_id, repo, item, "issue_url", "issue_number")
+    row["failure_signal"] = None if row["is_bot"] else reply_failure(row["body"])
+    row["role_version"] = CLASSIFIER_VERSION
+    return row
 
 
 def review_comment_row(framework_id: str, repo: str, item: Any) -> dict:
@@ -493,9 +497,10 @@ _COMMENT_COLUMNS = {
     "id": {"data_type": "bigint", "nullable": False}, "issue_number": {"data_type": "bigint"},
     "author": {"data_type": "text"}, "author_association": {"data_type": "text"},
     "body": {"data_type": "text"}, "created_at": _ts(), "updated_at": _ts(), "is_bot": {"data_type": "bool"},
+    "failure_signal": {"data_type": "text"}, "role_version": {"data_type": "text"},
 }
 _REVIEW_COMMENT_COLUMNS = {
-    **{k: dict(v) for k, v in _COMMENT_COLUMNS.items() if k != "issue_number"},
+    **{k: dict(v) for k, v in _COMMENT_COLUMNS.items() if k not in ("issue_number", "failure_signal", "role_version")},
     "framework_id": {"data_type": "text"}, "repo": {"data_type": "text"},
     "pull_number": {"data_type": "bigint"}, "review_id": {"data_type": "bigint"},
     "in_reply_to_id": {"data_type": "bigint"}, "path": {"data_type": "text"},
@@ -623,8 +628,12 @@ def _merged_at_from_pulls(client: GitHubClient, repo: str, number: int) -> datet
 
 def _reply_stream(endpoint: _Endpoint, fws: list[config.Framework], resource: str, suffix: str,
                   to_row: Callable[[str, str, Any], dict]) -> Iterator[Any]:
-    """Rows of a repo-wide, `since`-incremental listing of replies (issue comments, review comments)."""
-    cursors: dict[str, str] = dlt.current.resource_state().setdefault("updated_since", {})
+    """Rows of a repo-wide, `since`-incremental listing of replies (issue comments, review comments).
+    Issue comments carry what the role rules read in them: new rules read every comment again."""
+    state = dlt.current.resource_state()
+    if resource == "comments" and state.get("role_version") != CLASSIFIER_VERSION:
+        state["updated_since"], state["role_version"] = {}, CLASSIFIER_VERSION
+    cursors: dict[str, str] = state.setdefault("updated_since", {})
     params = {"sort": "updated", "direction": "asc"}
     with endpoint.open() as client:
         try:

@@ -17,6 +17,11 @@ Two deciders over the same cue families (`thread_cues`):
   questions. A proposal must name a training method (`thread_cues.training_method_named`: an arXiv
   reference, words of a loss, objective, advantage or estimator, a method-like name); an ask that
   names none (rollout, logging, models, environments) gets the role its other cues give;
+- replies: an issue whose opening post reports no failure is a failure report when one of its first
+  replies (`REPLY_WINDOW`, not a maintainer's) tells a training failure first-hand
+  (`reply_failure`): the asker's follow-up with the curves, another user's "same here, my reward
+  collapsed". The warehouse applies it in `int_threads__unified` to the `failure_signal` each comment
+  row carries; `with_replies` is the same decision in Python (measurement);
 - the learned combination (`thread_model`, a logistic regression over the cue families and the
   rules' role, coefficients in `model/thread_roles.json`), chosen by leave-one-framework-out
   cross-validation (scripts/thread_metrics.py --lofo). `thread_role` answers with it when its
@@ -25,6 +30,8 @@ Two deciders over the same cue families (`thread_cues`):
 """
 
 from __future__ import annotations
+
+import re
 
 from ingestion.cues import signal
 from ingestion.github.thread_cues import (
@@ -64,11 +71,13 @@ from ingestion.github.thread_cues import (
     bare_method_title,
     says_more_in_chinese,
     core_title,
+    FIRST_HAND,
     failure_match,
     headings,
     labels_match,
     method_names,
     parts,
+    prose_and_code,
     second_hand_only,
     training_method_named,
 )
@@ -76,10 +85,16 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.7"
+RULES_VERSION = "3.8"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
-__all__ = ["CLASSIFIER_VERSION", "ROLES", "ThreadText", "core_title", "cue_features", "method_names", "rule_role",
-           "thread_role"]
+__all__ = ["CLASSIFIER_VERSION", "REPLY_WINDOW", "ROLES", "ThreadText", "core_title", "cue_features", "method_names",
+           "reply_failure", "rule_role", "thread_role", "with_replies"]
+# the first replies of an issue read for a failure its opening post does not tell
+REPLY_WINDOW = 5
+MAINTAINER_ASSOCIATIONS = ("OWNER", "MEMBER", "COLLABORATOR")
+# a reply that is the writer's own run: first person, or a "same here" confirmation of the asker's
+_OWN_RUN = re.compile(r"我|\b(?:same here|me too|same (?:issue|problem|thing|behaviou?r)|"
+                      r"also (?:see|saw|get|got|observe\w*|met|meet|encounter\w*|hit|have|had))\b", re.IGNORECASE)
 
 
 def _cue(m) -> str:
@@ -204,6 +219,29 @@ def cue_features(t: ThreadText) -> dict[str, float]:
     for r in ROLES:
         features[f"rule_{r}"] = float(role == r)
     return features
+
+
+def reply_failure(body: str | None) -> str | None:
+    """The training failure one reply tells first-hand (the writer's own run: I, we, my, 我), as the
+    matched text; None for a reply that tells none, tells it only as a possibility or of others
+    (the paper, another run), or shows it only in pasted code or logs."""
+    prose, _ = prose_and_code(body or "")
+    if not (FIRST_HAND.search(prose) or _OWN_RUN.search(prose)) or second_hand_only(prose):
+        return None
+    m = failure_match(prose, out_of_memory=bool(OUT_OF_MEMORY.search(prose)))
+    return _cue(m) if m else None
+
+
+def with_replies(role: str, reason: str, kind: str, replies: list[tuple[str | None, str | None]]) -> tuple[str, str]:
+    """The role once the first `REPLY_WINDOW` replies ((author_association, body), oldest first, bots
+    left out) are read: an issue that is no proposal and reports no failure itself becomes a failure
+    report when a reply that is not a maintainer's tells one (`reply_failure`)."""
+    if kind != "issue" or role in ("proposal", "failure_report"):
+        return role, reason
+    for association, body in replies[:REPLY_WINDOW]:
+        if association not in MAINTAINER_ASSOCIATIONS and (found := reply_failure(body)):
+            return "failure_report", f"a reply reports a failure: {found!r}"
+    return role, reason
 
 
 def thread_role(t: ThreadText) -> tuple[str, str]:

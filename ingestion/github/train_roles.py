@@ -19,7 +19,7 @@ import csv
 import json
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,7 @@ import numpy as np
 
 from ingestion.github.thread_cues import ThreadText
 from ingestion.github.thread_model import ARTIFACT, CLASSES, LearnedRoles
-from ingestion.github.thread_roles import cue_features, rule_role
+from ingestion.github.thread_roles import cue_features, rule_role, thread_role, with_replies
 
 GRID = (0.1, 0.3, 1.0, 3.0)
 
@@ -129,6 +129,33 @@ def opening_post(body: str) -> str:
         return body[:first.start()].strip()
     end = headers[1].start() if len(headers) > 1 else len(body)
     return body[first.end():end].strip()
+
+
+_EXCERPT_POST = re.compile(r"^(\S+) · (description|comment|review(?: thread| comment)?) · \d{4}-\d\d-\d\d[ \t]*$", re.M)
+
+
+def replies_from_cache(item: dict, maintainers: Iterable[str] = ()) -> list[tuple[str | None, str]]:
+    """(author_association, body) of a cached thread's issue comments, oldest first: its `comments`
+    (the API's shape) or, in a search excerpt, the comment posts after the opening post. An excerpt
+    has no association: a login of `maintainers` reads as MEMBER, anyone else as unknown."""
+    known = set(maintainers)
+    comments = [c for c in item.get("comments") or [] if isinstance(c, dict) and c.get("kind", "comment") == "comment"]
+    if comments:
+        comments.sort(key=lambda c: str(c.get("created_at") or ""))
+        return [(c.get("author_association") or ("MEMBER" if (c.get("user") or {}).get("login") in known else None),
+                 c.get("body") or "") for c in comments]
+    body = item.get("body") or ""
+    posts = list(_EXCERPT_POST.finditer(body))
+    return [("MEMBER" if post.group(1) in known else None,
+             body[post.end():posts[i + 1].start() if i + 1 < len(posts) else len(body)].strip())
+            for i, post in enumerate(posts) if post.group(2) == "comment"]
+
+
+def role_from_cache(item: dict, maintainers: Iterable[str] = ()) -> tuple[str, str]:
+    """The shipped role of a cached thread: its opening post's, then its first replies' (`with_replies`),
+    as the warehouse decides it."""
+    text = thread_text_from_cache(item)
+    return with_replies(*thread_role(text), text.kind, replies_from_cache(item, maintainers))
 
 
 def thread_text_from_cache(item: dict) -> ThreadText:

@@ -4,7 +4,10 @@
 -- bots and the thread's own author; a maintainer is OWNER, MEMBER or COLLABORATOR. A thread is
 -- incomplete when a load could not read one of its parts (an open stg_github__thread_gaps row: the
 -- next refresh reads it again) or holds fewer comments than GitHub counts on it (a page or a
--- comment lost between the two listings); its role comes from what was read.
+-- comment lost between the two listings); its role comes from what was read. An issue that is no
+-- proposal and reports no failure in its opening post is a failure report when one of its first five
+-- replies, not a maintainer's, tells a training failure first-hand (the comment's failure_signal;
+-- thread_roles.with_replies).
 -- Incremental: a refresh rebuilds only the threads that newer dlt loads touched (the thread
 -- itself, or any of its replies), from all of their replies (delete+insert per thread).
 -- Only registered frameworks: the threads of one taken off the registry leave the table.
@@ -130,6 +133,34 @@ open_gaps as (
     group by g.framework_id, g.number
 ),
 
+reply_failures as (
+    -- the first failure told in an issue's first five replies (bots left out) by someone who is no maintainer
+    select
+        framework_id,
+        number,
+        {{ first_by("failure_signal", "created_at asc, comment_id asc") }} as failure_signal
+    from (
+        select
+            c.framework_id,
+            c.issue_number as number,
+            c.comment_id,
+            c.created_at,
+            c.author_association,
+            c.failure_signal,
+            row_number() over (
+                partition by c.framework_id, c.issue_number order by c.created_at asc, c.comment_id asc
+            ) as reply_rank
+        from {{ ref('stg_github__comments') }} as c
+        inner join threads as t
+            on c.framework_id = t.framework_id and c.issue_number = t.number and t.thread_kind = 'issue'
+        where not c.is_bot
+    ) as ranked
+    where
+        reply_rank <= 5 and failure_signal is not null
+        and coalesce(author_association, '') not in ('OWNER', 'MEMBER', 'COLLABORATOR')
+    group by framework_id, number
+),
+
 comment_loads as (
     -- the newest load among all of a thread's comments (the watermark for comments), and the issue
     -- comments held, whoever wrote them (GitHub's comments_count counts them all)
@@ -185,7 +216,31 @@ replies as (
 
 select
     t.framework_id || '#' || cast(t.number as varchar) as thread_id,
-    t.*,
+    t.framework_id,
+    t.number,
+    t.thread_kind,
+    t.title,
+    t.body,
+    t.state,
+    t.state_reason,
+    t.author,
+    t.author_association,
+    t.created_at,
+    t.closed_at,
+    t.merged_at,
+    t.comments_count,
+    t.is_bot,
+    case
+        when rf.failure_signal is not null and t.thread_role not in ('proposal', 'failure_report')
+            then 'failure_report'
+        else t.thread_role
+    end as thread_role,
+    case
+        when rf.failure_signal is not null and t.thread_role not in ('proposal', 'failure_report')
+            then 'a reply reports a failure: ' || rf.failure_signal
+        else t.role_signal
+    end as role_signal,
+    t.dlt_load_id,
     coalesce(r.replies, 0) as replies,
     coalesce(r.maintainer_replies, 0) as maintainer_replies,
     coalesce(r.review_replies, 0) as review_replies,
@@ -199,3 +254,4 @@ from threads as t
 left join replies as r on t.framework_id = r.framework_id and t.number = r.number
 left join comment_loads as cl on t.framework_id = cl.framework_id and t.number = cl.number
 left join gaps as gp on t.framework_id = gp.framework_id and t.number = gp.number
+left join reply_failures as rf on t.framework_id = rf.framework_id and t.number = rf.number

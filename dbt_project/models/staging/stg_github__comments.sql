@@ -1,5 +1,9 @@
--- Comments on issues and pull requests, one row per comment id; the latest edit wins.
-{% call latest_row(source('raw_github', 'comments'), ['id'], edited_at='updated_at') %}
+-- Comments on issues and pull requests, one row per comment id; the latest edit wins. failure_signal:
+-- the training failure the comment tells first-hand (null in rows loaded before the rules read replies).
+{%- set source_relation = source('raw_github', 'comments') %}
+{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
+    if execute else [] %}
+{% call latest_row(source_relation, ['id'], edited_at='updated_at') %}
     id as comment_id,
     framework_id,
     repo,
@@ -10,5 +14,6 @@
     {{ utc_timestamp('created_at') }} as created_at,
     {{ utc_timestamp('updated_at') }} as updated_at,
     cast(is_bot as boolean) as is_bot,
+    cast({{ 'failure_signal' if 'failure_signal' in columns else 'null' }} as varchar) as failure_signal,
     _dlt_load_id as dlt_load_id
 {% endcall %}
