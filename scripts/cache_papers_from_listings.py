@@ -12,7 +12,9 @@ writes, for every labelled paper a listing holds and the cache does not:
 - `<out>/papers/<id>.json` for the truth's papers (RLTRACK_PAPER_LABELS' ids);
 - `<out>/fresh/<id>.json` for the committed blind labels (model/fresh_labels.csv), labels included;
 - `<out>/listings.jsonl`, every listed paper once (the pool new blind samples are drawn from).
-Papers no listing holds are printed; read those with `search` by title. Nothing written here is committed.
+Papers no listing holds are printed; read those with `search` by title into `<out>/search_listings.jsonl`
+(one JSON object a line: arxiv_id, title, abstract, comment, categories, source_url), which the next run
+reads after the listings (`--extra`). Nothing written here is committed.
 """
 
 from __future__ import annotations
@@ -64,17 +66,36 @@ def listed_papers(repo: Path) -> dict[str, dict]:
 def cached_record(paper: dict, title: str) -> dict:
     return {"arxiv_id": paper["arxiv_id"], "title": paper.get("title") or title, "abstract": paper["abstract"],
             "comment": paper.get("comment"), "abstract_complete": True,
-            "primary_category": (paper.get("categories") or [None])[0], "source": "daily arXiv listing"}
+            "primary_category": (paper.get("categories") or [None])[0],
+            "source": f"search: {paper['source_url']}" if paper.get("source_url") else "daily arXiv listing"}
+
+
+def extra_papers(path: Path) -> dict[str, dict]:
+    """{arxiv_id: paper} of a JSON-lines file of papers read one by one (lines without an abstract skipped)."""
+    out: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        try:
+            d = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(d, dict) and d.get("arxiv_id") and d.get("abstract"):
+            out.setdefault(d["arxiv_id"], d)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     ap.add_argument("--out", type=Path, default=REPO / "data" / "real_world")
+    ap.add_argument("--extra", type=Path, action="append",
+                    help="JSON lines of papers read one by one (default: <out>/search_listings.jsonl)")
     args = ap.parse_args(argv)
     listed: dict[str, dict] = {}
     for repo in sorted(args.mirrors.glob("*arxiv*/repo")) + sorted(args.mirrors.glob("*arXiv*/repo")):
         for k, v in listed_papers(repo).items():
+            listed.setdefault(k, v)
+    for extra in args.extra or [args.out / "search_listings.jsonl"]:
+        for k, v in extra_papers(extra).items():
             listed.setdefault(k, v)
     (args.out / "papers").mkdir(parents=True, exist_ok=True)
     (args.out / "fresh").mkdir(parents=True, exist_ok=True)
