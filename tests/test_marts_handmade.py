@@ -372,7 +372,7 @@ def test_a_failure_told_in_the_first_replies_makes_the_issue_a_failure_report(tm
             con.close()
 
     assert roles() == {
-        "verl#11": ("failure_report", "a reply reports a failure: collapsed"),
+        "verl#11": ("failure_report", "a reply reports a failure: 'collapsed'"),
         "verl#12": ("question", "title asks"),
         "verl#13": ("bug_report", "title asks"),
         "verl#14": ("proposal", "title asks"),
@@ -382,4 +382,4 @@ def test_a_failure_told_in_the_first_replies_makes_the_issue_a_failure_report(tm
     reply(1501, 15, "x", "NONE", "reward drops", 2, load=str(float(LOAD) + 100))
     con.close()
     _dbt(tmp_path, warehouse, "build", "--resource-type", "model", "--resource-type", "seed", "-s", "+int_threads__unified")
-    assert roles()["verl#15"] == ("failure_report", "a reply reports a failure: reward drops")
+    assert roles()["verl#15"] == ("failure_report", "a reply reports a failure: 'reward drops'")

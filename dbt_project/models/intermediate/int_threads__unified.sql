@@ -134,7 +134,8 @@ open_gaps as (
 ),
 
 reply_failures as (
-    -- the first failure told in an issue's first five replies (bots left out) by someone who is no maintainer
+    -- the first failure told in an issue's first five replies (thread_roles.REPLY_WINDOW; bots left out) by
+    -- someone who is no maintainer
     select
         framework_id,
         number,
@@ -237,7 +238,7 @@ select
     end as thread_role,
     case
         when rf.failure_signal is not null and t.thread_role not in ('proposal', 'failure_report')
-            then 'a reply reports a failure: ' || rf.failure_signal
+            then 'a reply reports a failure: ''' || rf.failure_signal || ''''
         else t.role_signal
     end as role_signal,
     t.dlt_load_id,
