@@ -330,6 +330,7 @@ EXTENSION_POINT = _rx(r"\b(?:custom(?:i[sz]\w*)?|user[- ]defined|pluggable|confi
 _COMMIT_TYPE = re.compile(r"^\w+(?:\([^)]*\))?!?:\s*")
 # what an ask is for, before the preposition that opens its context ("Support min_p sampling | in GRPO")
 _ASK_FILLER = _rx(r"^\s*(?:(?:the|a|an|new|native|official|more|full|optional|first[- ]class|built[- ]in|"
+                  r"experimental|initial|basic|preliminary|beta|"
                   r"(?:an? )?(?:new )?options? (?:for|to)|(?:the )?(?:ability|possibility|way) to|use|using|"
                   r"support (?:for|of)?|for)\s+)*")
 _ASK_CONTEXT = _rx(r"\s(?:in|into|for|within|inside|during|to|via|under)\s|中|里|时")

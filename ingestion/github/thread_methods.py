@@ -52,7 +52,7 @@ _NOT_A_METHOD = re.compile(
     r"^(?:gpus?|cpus?|cuda|nccl|oom|apis?|llms?|vlms?|mllms?|lmms?|vlas?|vl|rl|rlhf|rlvr|rlaif|sft|fsdp\d?|vllm|"
     r"sglang|hf|prs?|readme|ci|moe|tp|pp|dp|ep|cp|sp|fp\d+|bf16|nan|inf|json|yaml|cli|gpt\w*|qwen\w*|llama\w*|"
     r"deepseek\w*|ids?|url|http\w*|ray|kv|lora|qlora|peft|rm|ppo[-_]?trainer|todo|faq|rfc|eta|wip|bug|docs?|"
-    r"ui|io|os|mac|linux|amd|nvidia|npu|tpu|a100|h100|h800|h20|repo|typo|swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|"
+    r"ui|io|os|mac|linux|amd|nvidia|npus?|tpus?|a100|h100|h800|h20|repo|typo|swe(?:-\w+)?|mcp|sdk|gui|rpc|grpc|"
     r"wandb|mlx|jax|xla|onnx|rocm|megatron\w*|deepspeed|nemo|aime\d*|gsm8k|math\d*|mmlu\w*|trl|verl|openrlhf|"
     r"roll|skyrl|slime|areal|unsloth|swift|easyr1|tinker|vram|ram|ssh|gcc|pip|uv|api|md|pdf|png|jpg|"
     r"oss|mit|ok|cot|qa|nlp|ml|ai|agi|llava\w*|internvl\w*|glm\w*|mistral\w*|gemma\w*|phi\w*|kimi\w*)$",
@@ -72,6 +72,7 @@ _GENERIC_SUFFIX = re.compile(r"-(?:style|like|based|compatible|trained|inspired|
 # names in a list: "TIS & MIS", "PPO/GRPO", "PPO, SPIN and REINFORCE"
 _LISTED = re.compile(r"\s*(?:&|/|,|\band\b|\bor\b|、|和|与)\s*")
 # a CamelCase name of two humps (IcePop): a method's name or a code identifier, so only in a method context
+_SPACED_PLUS_PLUS = re.compile(r"(?<=\w)(\w)[ \t]+\+\+(?![\w+])")
 _CAMEL = re.compile(r"(?<![\w.-])[A-Z][a-z]+[A-Z][a-z]+(?![\w/])")
 # a method noun beside a name, or an ask right before it: the name is meant as a method
 _CONTEXT_AFTER = re.compile(r"^\W{0,3}(?:\w+[- ]){0,1}(?:algorithms?|loss(?:es)?|objectives?|estimators?|trainers?|"
@@ -147,7 +148,8 @@ def method_names(text: str) -> list[str]:
             taken.append(m.span())
     for m in _TECHNIQUES.finditer(text):
         hits.append((m.start(), m.group(0)))
-    words = text.replace("_", " ")  # identifiers name methods too: loss_type="zzpo", zzpo_trainer
+    # identifiers name methods too (loss_type="zzpo", zzpo_trainer); "Reinforce ++" is REINFORCE++
+    words = _SPACED_PLUS_PLUS.sub(r"\1++", text.replace("_", " "))
     pending: list[tuple[int, int, str]] = []
     for m in [*_ACRONYM.finditer(words), *_CAMEL.finditer(words)]:
         if any(a <= m.start() < b for a, b in taken):

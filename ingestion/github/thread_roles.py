@@ -85,7 +85,7 @@ from ingestion.github.thread_cues import cue_features as _family_features
 from ingestion.github.thread_methods import is_method_shaped
 from ingestion.github.thread_model import load as load_model
 
-RULES_VERSION = "3.8"
+RULES_VERSION = "3.9"
 ROLES = ("proposal", "bug_report", "failure_report", "question", "other")
 __all__ = ["CLASSIFIER_VERSION", "REPLY_WINDOW", "ROLES", "ThreadText", "core_title", "cue_features", "method_names",
            "reply_failure", "rule_role", "thread_role", "with_replies"]
