@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ingestion.github import train_roles as thread_model  # noqa: E402
 from ingestion.github.thread_cues import ThreadText  # noqa: E402
 from ingestion.github.thread_methods import ARXIV_ID  # noqa: E402
-from ingestion.github.thread_roles import ROLES, method_names, thread_role, with_replies  # noqa: E402
+from ingestion.github.thread_roles import ROLES, method_names, thread_role  # noqa: E402
 from ingestion.text import method_token  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -93,8 +93,7 @@ def shipped_role(item: dict, row: dict | None = None) -> tuple[str, str]:
     """The role the warehouse gives a cached thread: its opening post's, then its first replies'
     (`with_replies`; a login the truth saw answering for the project reads as a maintainer)."""
     maintainers = [m.strip() for m in ((row or {}).get("maintainer_logins_seen") or "").split(";") if m.strip()]
-    text = thread_text(item)
-    return with_replies(*thread_role(text), text.kind, thread_model.replies_from_cache(item, maintainers))
+    return thread_model.role_from_cache(item, maintainers, thread_role)  # thread_role: --rules-file may swap it
 
 
 def first_reply_day(item: dict, maintainers: set[str], kinds: set[str]) -> date | None:

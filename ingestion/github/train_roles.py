@@ -114,7 +114,7 @@ def rules_fitter(train: Sequence[Case]) -> Callable[[Case], str]:
 
 # --- cases from the local cache ------------------------------------------------------------------------
 # a thread read from a search excerpt: each post opens with "login · description|comment|review... · date"
-_EXCERPT_HEADER = re.compile(r"^\S+ · (description|comment|review(?: thread| comment)?) · \d{4}-\d\d-\d\d[ \t]*$", re.M)
+_EXCERPT_HEADER = re.compile(r"^(\S+) · (description|comment|review(?: thread| comment)?) · \d{4}-\d\d-\d\d[ \t]*$", re.M)
 
 
 def opening_post(body: str) -> str:
@@ -125,13 +125,10 @@ def opening_post(body: str) -> str:
     if not headers:
         return body
     first = headers[0]
-    if first.group(1) != "description":  # only replies were read
+    if first.group(2) != "description":  # only replies were read
         return body[:first.start()].strip()
     end = headers[1].start() if len(headers) > 1 else len(body)
     return body[first.end():end].strip()
-
-
-_EXCERPT_POST = re.compile(r"^(\S+) · (description|comment|review(?: thread| comment)?) · \d{4}-\d\d-\d\d[ \t]*$", re.M)
 
 
 def replies_from_cache(item: dict, maintainers: Iterable[str] = ()) -> list[tuple[str | None, str]]:
@@ -145,17 +142,18 @@ def replies_from_cache(item: dict, maintainers: Iterable[str] = ()) -> list[tupl
         return [(c.get("author_association") or ("MEMBER" if (c.get("user") or {}).get("login") in known else None),
                  c.get("body") or "") for c in comments]
     body = item.get("body") or ""
-    posts = list(_EXCERPT_POST.finditer(body))
+    posts = list(_EXCERPT_HEADER.finditer(body))
     return [("MEMBER" if post.group(1) in known else None,
              body[post.end():posts[i + 1].start() if i + 1 < len(posts) else len(body)].strip())
             for i, post in enumerate(posts) if post.group(2) == "comment"]
 
 
-def role_from_cache(item: dict, maintainers: Iterable[str] = ()) -> tuple[str, str]:
-    """The shipped role of a cached thread: its opening post's, then its first replies' (`with_replies`),
-    as the warehouse decides it."""
+def role_from_cache(item: dict, maintainers: Iterable[str] = (),
+                    decide: Callable[[ThreadText], tuple[str, str]] = thread_role) -> tuple[str, str]:
+    """The shipped role of a cached thread: its opening post's (`decide`), then its first replies'
+    (`with_replies`), as the warehouse decides it."""
     text = thread_text_from_cache(item)
-    return with_replies(*thread_role(text), text.kind, replies_from_cache(item, maintainers))
+    return with_replies(*decide(text), text.kind, replies_from_cache(item, maintainers))
 
 
 def thread_text_from_cache(item: dict) -> ThreadText:

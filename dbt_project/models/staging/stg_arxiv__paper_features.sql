@@ -2,8 +2,7 @@
 -- model when one is configured: ingestion/screening/language_model.py), one row per paper. Rows screened
 -- before the model screener existed (or built by hand) have no screener columns: the rules decided.
 {%- set source_relation = source('raw_arxiv', 'paper_features') %}
-{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
-    if execute else [] %}
+{%- set columns = column_names(source_relation) %}
 select distinct on (arxiv_id)
     arxiv_id,
     cast(is_rl_related as boolean) as is_rl_related,

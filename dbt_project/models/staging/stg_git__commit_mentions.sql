@@ -5,8 +5,7 @@
 -- table on its key columns. A commit mined again by a new miner version keeps only that version's
 -- mentions: the rows an earlier version gave and the new one does not stay in the raw table, left out here.
 {%- set source_relation = source('raw_git', 'commit_mentions') %}
-{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
-    if execute else [] %}
+{%- set columns = column_names(source_relation) %}
 select
     m.framework_id,
     m.repo,

@@ -2,8 +2,7 @@
 -- Every framework ever loaded is here: which of them the models track is int_commits__registered's
 -- business (staging reads only its source).
 {%- set source_relation = source('raw_git', 'commits') %}
-{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
-    if execute else [] %}
+{%- set columns = column_names(source_relation) %}
 with source as (
     select * from {{ source_relation }}
 )

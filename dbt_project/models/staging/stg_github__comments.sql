@@ -1,8 +1,7 @@
 -- Comments on issues and pull requests, one row per comment id; the latest edit wins. failure_signal:
 -- the training failure the comment tells first-hand (null in rows loaded before the rules read replies).
 {%- set source_relation = source('raw_github', 'comments') %}
-{%- set columns = adapter.get_columns_in_relation(source_relation) | map(attribute='name') | map('lower') | list
-    if execute else [] %}
+{%- set columns = column_names(source_relation) %}
 {% call latest_row(source_relation, ['id'], edited_at='updated_at') %}
     id as comment_id,
     framework_id,
