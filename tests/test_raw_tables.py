@@ -35,7 +35,8 @@ def staging_sql(dataset: str) -> dict[str, str]:
     """Each staging model that reads `dataset`, rendered as plain SQL (sources as schema.table)."""
     env = jinja2.Environment()
     env.globals.update(source=lambda schema, table: f"{schema}.{table}",
-                       utc_timestamp=lambda column: f"cast({column} as timestamptz)", config=lambda **_: "")
+                       utc_timestamp=lambda column: f"cast({column} as timestamptz)", config=lambda **_: "",
+                       column_names=lambda relation: [])  # as dbt parses: no columns known
     macros = (config.REPO_ROOT / "dbt_project" / "macros" / "latest_row.sql").read_text(encoding="utf-8")
     out = {}
     for path in sorted(STAGING.glob("stg_*.sql")):
